@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SVSM heap. A free that the allocators refuse is an SVSM bug (the
+ * pointer came from SVSM code, never from the guest), so it panics.
+ * Lock: mem_lock protects the zone and the slab caches; it is a leaf lock.
+ */
+#include "svsm/check.h"
+#include "svsm/deposit.h"
+#include "svsm/mem.h"
+#include "svsm/slab.h"
+#include "svsm/spinlock.h"
+#include "svsm/std.h"
+
+static struct buddy_zone heap_zone;
+static struct slab_allocator heap_slab;
+static gpa_t heap_gpa_base;
+static struct spinlock mem_lock;
+
+enum svsm_err mem_init(void *heap, size_t bytes, gpa_t heap_gpa)
+{
+	enum svsm_err err = buddy_init(&heap_zone, heap, bytes);
+
+	if (err != SVSM_OK) {
+		return err;
+	}
+	slab_init(&heap_slab, &heap_zone);
+	heap_gpa_base = heap_gpa;
+	spin_init(&mem_lock);
+	return SVSM_OK;
+}
+
+void *page_alloc(unsigned order)
+{
+	void *p;
+
+	spin_lock(&mem_lock);
+	p = buddy_alloc(&heap_zone, order);
+	spin_unlock(&mem_lock);
+	if (p == NULL && order == 0) {
+		p = deposit_alloc_page();
+	}
+	if (p != NULL) {
+		memset(p, 0, (size_t)BUDDY_PAGE_SIZE << order);
+	}
+	return p;
+}
+
+void page_free(void *p)
+{
+	enum svsm_err err;
+
+	if (p == NULL) {
+		return;
+	}
+	if (!buddy_owns(&heap_zone, p)) {
+		deposit_free_page(p);
+		return;
+	}
+	spin_lock(&mem_lock);
+	err = buddy_free(&heap_zone, p);
+	spin_unlock(&mem_lock);
+	CHECK(err == SVSM_OK);
+}
+
+void *obj_alloc(size_t size)
+{
+	void *p;
+
+	spin_lock(&mem_lock);
+	p = slab_alloc(&heap_slab, size);
+	spin_unlock(&mem_lock);
+	if (p != NULL) {
+		memset(p, 0, size);
+	}
+	return p;
+}
+
+void obj_free(void *p)
+{
+	enum svsm_err err;
+
+	if (p == NULL) {
+		return;
+	}
+	spin_lock(&mem_lock);
+	err = slab_free(&heap_slab, p);
+	spin_unlock(&mem_lock);
+	CHECK(err == SVSM_OK);
+}
+
+gpa_t page_to_gpa(const void *p)
+{
+	if (buddy_owns(&heap_zone, p)) {
+		return gpa_add(heap_gpa_base, (uintptr_t)p - heap_zone.base);
+	}
+	return deposit_page_gpa(p);
+}
+
+uint64_t mem_heap_free_pages(void)
+{
+	return heap_zone.free_pages;
+}
+
+const struct buddy_zone *mem_heap_zone(void)
+{
+	return &heap_zone;
+}
