@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A software model of the SEV-SNP Reverse Map Table, shared by the emu
+ * platform (enforced through nested page tables) and the sim platform
+ * (enforced on every modelled access). One entry per 4 KiB guest page.
+ *
+ * What it models (AMD APM vol. 2 15.36 and vol. 3 PVALIDATE/RMPADJUST):
+ * - ownership: assigned to the guest, or hypervisor-owned (shared);
+ * - the Validated bit, the page size of the entry (a 2 MiB entry covers 512
+ *   entries with identical state), the VMSA bit, and a VMSA being in use;
+ * - per-VMPL permissions (read, write, user-execute, supervisor-execute)
+ *   for VMPL1-3; VMPL0 always has all of them.
+ * Where hardware would raise #NPF or #VC, the model reports a fault; the
+ * instruction forms return FAIL_INPUT for it, as COCONUT's exception-table
+ * wrappers do. See docs/snp-model.md for each modelling choice.
+ */
+#ifndef SVSM_SNPMODEL_H
+#define SVSM_SNPMODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RMP_F_ASSIGNED 0x01u
+#define RMP_F_VALIDATED 0x02u
+#define RMP_F_SIZE_2M 0x04u
+#define RMP_F_VMSA 0x08u
+#define RMP_F_IN_USE 0x10u /* a VMSA that a CPU is running */
+
+/* Permission bits, in RMPADJUST's order ([8] read ... [11] exec-super). */
+#define RMP_PERM_READ 0x1u
+#define RMP_PERM_WRITE 0x2u
+#define RMP_PERM_EXEC_USER 0x4u
+#define RMP_PERM_EXEC_SUPER 0x8u
+#define RMP_PERM_ALL 0xFu
+
+struct rmp_entry {
+	uint8_t flags;
+	uint8_t perms[4]; /* [0] unused: VMPL0 has every permission */
+};
+
+struct rmp {
+	struct rmp_entry *entry;
+	uint64_t page_count;
+};
+
+/** How an access failed, as hardware would signal it. */
+enum rmp_fault {
+	RMP_ACCESS_OK = 0,
+	RMP_FAULT_NPF,		 /* RMP check failed: #NPF to the hypervisor */
+	RMP_FAULT_NOT_VALIDATED, /* #VC page-not-validated to the guest */
+};
+
+/** @storage holds page_count entries; every page starts hypervisor-owned. */
+void rmp_init(struct rmp *rmp, struct rmp_entry *storage, uint64_t page_count);
+
+/* Hypervisor and PSP operations. Each returns an SNP_RET_* code. */
+/** RMPUPDATE to guest-owned (private): not validated, no VMPL1-3 access. */
+uint32_t rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m);
+/** RMPUPDATE to hypervisor-owned (shared). */
+uint32_t rmp_hv_unassign(struct rmp *rmp, uint64_t gpa, bool size_2m);
+/** PSMASH: split a 2 MiB entry into 512 4 KiB entries, state kept. */
+uint32_t rmp_hv_psmash(struct rmp *rmp, uint64_t gpa);
+/** SNP_LAUNCH_UPDATE: assigned and validated, VMPL0-only. */
+uint32_t rmp_launch_page(struct rmp *rmp, uint64_t gpa);
+/** Mark a VMSA page running (VMRUN) or stopped (#VMEXIT). */
+void rmp_vmsa_set_in_use(struct rmp *rmp, uint64_t gpa, bool in_use);
+
+/* Guest instructions, executed at @vmpl. Return EAX (SNP_RET_*). */
+uint32_t rmp_pvalidate(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
+		       unsigned page_size, bool validate, bool *unchanged);
+uint32_t rmp_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
+		       unsigned page_size, uint64_t attrs);
+/** PVALIDATE is a VMPL0 instruction: at any other VMPL it faults. */
+bool rmp_pvalidate_faults_at(unsigned vmpl);
+
+/** Check one private (C-bit set) access by @vmpl; @perm is RMP_PERM_*. */
+enum rmp_fault rmp_check_access(const struct rmp *rmp, unsigned vmpl,
+				uint64_t gpa, unsigned perm);
+/** Check a shared (C-bit clear) access: the page must be hypervisor-owned. */
+enum rmp_fault rmp_check_shared_access(const struct rmp *rmp, uint64_t gpa);
+
+const struct rmp_entry *rmp_lookup(const struct rmp *rmp, uint64_t gpa);
+
+#endif /* SVSM_SNPMODEL_H */

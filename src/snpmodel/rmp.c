@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The RMP model. Freestanding: it owns no memory and calls nothing, so the
+ * emu firmware and the hosted simulator link the same object.
+ */
+#include "abi/snp.h"
+#include "svsm/snpmodel.h"
+
+#define PAGE_SHIFT 12u
+#define PAGES_2M 512u
+
+void rmp_init(struct rmp *rmp, struct rmp_entry *storage, uint64_t page_count)
+{
+	uint64_t i;
+
+	rmp->entry = storage;
+	rmp->page_count = page_count;
+	for (i = 0; i < page_count; i++) {
+		storage[i].flags = 0;
+		storage[i].perms[0] = 0;
+		storage[i].perms[1] = 0;
+		storage[i].perms[2] = 0;
+		storage[i].perms[3] = 0;
+	}
+}
+
+const struct rmp_entry *rmp_lookup(const struct rmp *rmp, uint64_t gpa)
+{
+	uint64_t pfn = gpa >> PAGE_SHIFT;
+
+	return pfn < rmp->page_count ? &rmp->entry[pfn] : NULL;
+}
+
+/* The first entry and count of an operation, or false if out of range. */
+static bool rmp_span(const struct rmp *rmp, uint64_t gpa, bool size_2m,
+		     uint64_t *first, uint64_t *count)
+{
+	uint64_t pfn = gpa >> PAGE_SHIFT;
+	uint64_t n = size_2m ? PAGES_2M : 1u;
+
+	if ((gpa & (SNP_PAGE_SIZE - 1)) != 0 ||
+	    (size_2m && (pfn & (PAGES_2M - 1)) != 0) ||
+	    pfn >= rmp->page_count || n > rmp->page_count - pfn) {
+		return false;
+	}
+	*first = pfn;
+	*count = n;
+	return true;
+}
+
+/* A 4 KiB operation needs a 4 KiB entry; a 2 MiB one needs one 2 MiB
+ * entry (all 512 flagged, as rmp_hv_assign makes them). */
+static bool rmp_size_matches(const struct rmp *rmp, uint64_t first,
+			     bool size_2m)
+{
+	bool is_2m = (rmp->entry[first].flags & RMP_F_SIZE_2M) != 0;
+
+	return is_2m == size_2m;
+}
+
+static void rmp_set_all(struct rmp *rmp, uint64_t first, uint64_t count,
+			const struct rmp_entry *e)
+{
+	uint64_t i;
+
+	for (i = first; i < first + count; i++) {
+		rmp->entry[i] = *e;
+	}
+}
+
+uint32_t rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m)
+{
+	struct rmp_entry e = { .flags = RMP_F_ASSIGNED };
+	uint64_t first;
+	uint64_t count;
+	uint64_t i;
+
+	if (!rmp_span(rmp, gpa, size_2m, &first, &count)) {
+		return SNP_RET_FAIL_INPUT;
+	}
+	for (i = first; i < first + count; i++) {
+		if (rmp->entry[i].flags & RMP_F_IN_USE) {
+			return SNP_RET_FAIL_INUSE;
+		}
+	}
+	if (size_2m) {
+		e.flags |= RMP_F_SIZE_2M;
+	}
+	rmp_set_all(rmp, first, count, &e);
+	return SNP_RET_SUCCESS;
+}
+
+uint32_t rmp_hv_unassign(struct rmp *rmp, uint64_t gpa, bool size_2m)
+{
+	struct rmp_entry e = { .flags = 0 };
+	uint64_t first;
+	uint64_t count;
+	uint64_t i;
+
+	if (!rmp_span(rmp, gpa, size_2m, &first, &count)) {
+		return SNP_RET_FAIL_INPUT;
+	}
+	for (i = first; i < first + count; i++) {
+		if (rmp->entry[i].flags & RMP_F_IN_USE) {
+			return SNP_RET_FAIL_INUSE;
+		}
+	}
+	rmp_set_all(rmp, first, count, &e);
+	return SNP_RET_SUCCESS;
+}
+
+uint32_t rmp_hv_psmash(struct rmp *rmp, uint64_t gpa)
+{
+	uint64_t first;
+	uint64_t count;
+	uint64_t i;
+
+	if (!rmp_span(rmp, gpa, true, &first, &count) ||
+	    !rmp_size_matches(rmp, first, true)) {
+		return SNP_RET_FAIL_INPUT;
+	}
+	for (i = first; i < first + count; i++) {
+		rmp->entry[i].flags &= (uint8_t)~RMP_F_SIZE_2M;
+	}
+	return SNP_RET_SUCCESS;
+}
+
+uint32_t rmp_launch_page(struct rmp *rmp, uint64_t gpa)
+{
+	struct rmp_entry e = { .flags = RMP_F_ASSIGNED | RMP_F_VALIDATED };
+	uint64_t first;
+	uint64_t count;
+
+	if (!rmp_span(rmp, gpa, false, &first, &count)) {
+		return SNP_RET_FAIL_INPUT;
+	}
+	rmp_set_all(rmp, first, count, &e);
+	return SNP_RET_SUCCESS;
+}
+
+void rmp_vmsa_set_in_use(struct rmp *rmp, uint64_t gpa, bool in_use)
+{
+	uint64_t pfn = gpa >> PAGE_SHIFT;
+
+	if (pfn >= rmp->page_count) {
+		return;
+	}
+	if (in_use) {
+		rmp->entry[pfn].flags |= RMP_F_IN_USE;
+	} else {
+		rmp->entry[pfn].flags &= (uint8_t)~RMP_F_IN_USE;
+	}
+}
+
+bool rmp_pvalidate_faults_at(unsigned vmpl)
+{
+	return vmpl != 0;
+}
+
+uint32_t rmp_pvalidate(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
+		       unsigned page_size, bool validate, bool *unchanged)
+{
+	bool size_2m = page_size == RMP_PG_SIZE_2M;
+	uint64_t first;
+	uint64_t count;
+	uint64_t i;
+	bool is_valid;
+
+	*unchanged = false;
+	if (rmp_pvalidate_faults_at(vmpl) || page_size > RMP_PG_SIZE_2M ||
+	    !rmp_span(rmp, gpa, size_2m, &first, &count) ||
+	    (rmp->entry[first].flags & RMP_F_ASSIGNED) == 0) {
+		return SNP_RET_FAIL_INPUT;
+	}
+	if (!rmp_size_matches(rmp, first, size_2m)) {
+		return SNP_RET_FAIL_SIZEMISMATCH;
+	}
+	if (rmp->entry[first].flags & RMP_F_IN_USE) {
+		return SNP_RET_FAIL_INUSE;
+	}
+	is_valid = (rmp->entry[first].flags & RMP_F_VALIDATED) != 0;
+	if (is_valid == validate) {
+		*unchanged = true; /* rFLAGS.CF = 1, EAX = 0 */
+		return SNP_RET_SUCCESS;
+	}
+	for (i = first; i < first + count; i++) {
+		if (validate) {
+			rmp->entry[i].flags |= RMP_F_VALIDATED;
+		} else {
+			rmp->entry[i].flags &= (uint8_t)~RMP_F_VALIDATED;
+		}
+	}
+	return SNP_RET_SUCCESS;
+}
+
+uint32_t rmp_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
+		       unsigned page_size, uint64_t attrs)
+{
+	bool size_2m = page_size == RMP_PG_SIZE_2M;
+	unsigned target = (unsigned)(attrs & RMPADJUST_VMPL_MASK);
+	unsigned perms = (unsigned)((attrs & RMPADJUST_PERM_MASK) >>
+				    RMPADJUST_PERM_SHIFT);
+	bool want_vmsa = (attrs & RMPADJUST_VMSA) != 0;
+	uint64_t reserved = ~(RMPADJUST_VMPL_MASK | RMPADJUST_PERM_MASK |
+			      RMPADJUST_VMSA);
+	uint64_t first;
+	uint64_t count;
+	uint64_t i;
+
+	if (page_size > RMP_PG_SIZE_2M || (attrs & reserved) != 0 ||
+	    target >= SNP_VMPL_COUNT || vmpl >= SNP_VMPL_COUNT ||
+	    !rmp_span(rmp, gpa, size_2m, &first, &count) ||
+	    (rmp->entry[first].flags & RMP_F_ASSIGNED) == 0) {
+		return SNP_RET_FAIL_INPUT;
+	}
+	/* Only a numerically higher (less privileged) VMPL may be adjusted. */
+	if (target <= vmpl) {
+		return SNP_RET_FAIL_PERMISSION;
+	}
+	if (!rmp_size_matches(rmp, first, size_2m)) {
+		return SNP_RET_FAIL_SIZEMISMATCH;
+	}
+	/* New permissions may not exceed the caller's own. */
+	if (vmpl != 0 && (perms & ~(unsigned)rmp->entry[first].perms[vmpl])) {
+		return SNP_RET_FAIL_PERMISSION;
+	}
+	if (vmpl == 0) {
+		bool is_vmsa = (rmp->entry[first].flags & RMP_F_VMSA) != 0;
+
+		if (want_vmsa && size_2m) {
+			return SNP_RET_FAIL_INPUT; /* a VMSA is one 4K page */
+		}
+		if (is_vmsa && !want_vmsa &&
+		    (rmp->entry[first].flags & RMP_F_IN_USE)) {
+			return SNP_RET_FAIL_INUSE;
+		}
+	}
+	for (i = first; i < first + count; i++) {
+		rmp->entry[i].perms[target] = (uint8_t)perms;
+		/* The VMSA bit is written by VMPL0 only; elsewhere ignored. */
+		if (vmpl == 0) {
+			if (want_vmsa) {
+				rmp->entry[i].flags |= RMP_F_VMSA;
+			} else {
+				rmp->entry[i].flags &= (uint8_t)~RMP_F_VMSA;
+			}
+		}
+	}
+	return SNP_RET_SUCCESS;
+}
+
+enum rmp_fault rmp_check_access(const struct rmp *rmp, unsigned vmpl,
+				uint64_t gpa, unsigned perm)
+{
+	const struct rmp_entry *e = rmp_lookup(rmp, gpa);
+
+	if (e == NULL || (e->flags & RMP_F_ASSIGNED) == 0) {
+		return RMP_FAULT_NPF;
+	}
+	if ((e->flags & RMP_F_VALIDATED) == 0) {
+		return RMP_FAULT_NOT_VALIDATED;
+	}
+	if (vmpl == 0) {
+		return RMP_ACCESS_OK;
+	}
+	/* A VMSA page is never writable below VMPL0, whatever its perms. */
+	if (vmpl >= SNP_VMPL_COUNT ||
+	    ((e->flags & RMP_F_VMSA) && (perm & RMP_PERM_WRITE)) ||
+	    (perm & ~(unsigned)e->perms[vmpl]) != 0) {
+		return RMP_FAULT_NPF;
+	}
+	return RMP_ACCESS_OK;
+}
+
+enum rmp_fault rmp_check_shared_access(const struct rmp *rmp, uint64_t gpa)
+{
+	const struct rmp_entry *e = rmp_lookup(rmp, gpa);
+
+	if (e == NULL || (e->flags & RMP_F_ASSIGNED) != 0) {
+		return RMP_FAULT_NPF;
+	}
+	return RMP_ACCESS_OK;
+}
