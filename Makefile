@@ -1,0 +1,39 @@
+# csvsm: the only entry point. `make` builds, `make check` runs every test,
+# `make run` shows a session, `make bench` prints the benchmarks, `make fuzz`
+# fuzzes longer. See README.md.
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+include mk/sources.mk
+include mk/toolchain.mk
+include mk/host.mk
+include mk/fuzz.mk
+include mk/checks.mk
+
+.PHONY: all setup run check bench fuzz clean format
+
+all: $(HOST_BINS) $(ASAN_BINS) freestanding-check
+
+# Installs the Debian packages the build and tests need (idempotent).
+setup:
+	@scripts/setup.sh
+
+run: setup
+	@$(MAKE) --no-print-directory $(BIN)/csvsm-sim
+	@$(BIN)/csvsm-sim demo
+
+check: setup
+	@$(MAKE) --no-print-directory check-all
+
+check-all: format-check banned-check freestanding-check test test-asan \
+	fuzz-smoke
+	@echo "make check: all checks passed"
+
+bench: setup
+	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench
+	@scripts/bench.sh $(BIN)/csvsm-bench
+
+clean:
+	rm -rf build

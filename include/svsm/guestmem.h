@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one module that touches guest-controlled memory (threats T01, T02 in
+ * docs/threat-model.md). Callers copy guest data in once, check the copy and
+ * use the copy; results go back with one copy out. Every access is refused
+ * (SVSM_E_ADDR) unless the whole range is guest RAM, does not wrap, and
+ * touches no SVSM-private memory (the SVSM region, live VMSAs, deposited
+ * pages). A page that faults (not validated) gives SVSM_E_FAULT.
+ */
+#ifndef SVSM_GUESTMEM_H
+#define SVSM_GUESTMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "svsm/addr.h"
+#include "svsm/err.h"
+
+enum svsm_err guestmem_read(gpa_t gpa, void *dst, size_t len);
+enum svsm_err guestmem_write(gpa_t gpa, const void *src, size_t len);
+enum svsm_err guestmem_zero(gpa_t gpa, size_t len);
+/** Atomically swap one guest byte (the CAA call_pending flag). */
+enum svsm_err guestmem_xchg_u8(gpa_t gpa, uint8_t val, uint8_t *old);
+
+#endif /* SVSM_GUESTMEM_H */

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Who owns a guest-physical range. Two questions, answered in one place:
+ * - may the SVSM touch it on the guest's behalf (guestmem)? Not if any byte
+ *   is SVSM-private: the SVSM region, a live VMSA, a deposited page.
+ * - may a guest request name it as a page to act on (PVALIDATE, CREATE_VCPU,
+ *   REMAP_CA, DEPOSIT_MEM)? Not if it is SVSM-private or a live Calling Area.
+ * Both also require the range to be guest RAM without wrap-around.
+ */
+#ifndef SVSM_OWNERSHIP_H
+#define SVSM_OWNERSHIP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "svsm/addr.h"
+
+bool owner_is_guest_accessible(gpa_t gpa, uint64_t len);
+bool owner_is_guest_page_free(gpa_t gpa, uint64_t len);
+
+#endif /* SVSM_OWNERSHIP_H */

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The platform seam: the only operations that differ between snp (real
+ * hardware), emu (QEMU with a software RMP) and sim (a hosted model). Each
+ * platform implements every function here, with strong symbols; core code
+ * calls nothing platform-specific except through this header.
+ */
+#ifndef SVSM_PLAT_H
+#define SVSM_PLAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "svsm/addr.h"
+
+/**
+ * Execute PVALIDATE at VMPL0 on the guest page at @gpa.
+ * Returns the instruction's EAX (SNP_RET_*); *unchanged is rFLAGS.CF, set
+ * when the Validated bit already had the requested value. A fault is
+ * reported as SNP_RET_FAIL_INPUT.
+ */
+uint32_t plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
+			bool *unchanged);
+
+/**
+ * Execute RMPADJUST at VMPL0 on @gpa with RDX = @attrs (target VMPL,
+ * permission mask, VMSA bit). Returns EAX (SNP_RET_*); faults are
+ * SNP_RET_FAIL_INPUT.
+ */
+uint32_t plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs);
+
+/** Flush guest TLB entries after permissions were reduced. */
+void plat_flush_guest_tlb(void);
+
+/*
+ * Fault-tolerant VMPL0 accesses to guest-private memory. Only guestmem.c
+ * calls these; they return false instead of faulting when the page is not
+ * validated or not assigned to the guest.
+ */
+bool plat_guest_read(gpa_t gpa, void *dst, size_t len);
+bool plat_guest_write(gpa_t gpa, const void *src, size_t len);
+bool plat_guest_zero(gpa_t gpa, size_t len);
+/** Atomically exchange one byte of guest memory (call_pending). */
+bool plat_guest_xchg_u8(gpa_t gpa, uint8_t val, uint8_t *old);
+
+/**
+ * Map SVSM-owned memory (the SVSM region, VMSA pages the SVSM has claimed)
+ * into the SVSM address space. Callers guarantee ownership; the mapping is
+ * valid until plat_unmap_private().
+ */
+void *plat_map_private(gpa_t gpa, size_t len);
+void plat_unmap_private(void *va, size_t len);
+
+void plat_console_write(const char *s, size_t len);
+
+/** Ask the hypervisor to terminate the VM with a GHCB reason set and code. */
+void plat_terminate(uint32_t reason_set, uint32_t reason_code)
+	__attribute__((noreturn));
+
+#endif /* SVSM_PLAT_H */

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Start-up of the platform-independent SVSM and its global configuration.
+ * A platform fills struct svsm_boot_info from what its loader provided
+ * (IGVM parameters on snp, fw_cfg on emu, the machine model on sim) and
+ * calls svsm_init() once, on the boot CPU, before any request is served.
+ */
+#ifndef SVSM_SVSM_H
+#define SVSM_SVSM_H
+
+#include <stdint.h>
+
+#include "svsm/addr.h"
+#include "svsm/err.h"
+#include "svsm/memmap.h"
+
+#define SVSM_MAX_CPUS 64u
+#define SVSM_VERSION "0.1.0"
+
+struct svsm_boot_info {
+	const char *platform_name;
+	struct mem_range ram[MEMMAP_MAX_RAM];
+	unsigned ram_count;
+	struct mem_range svsm;	      /* the SVSM region, all SVSM-private */
+	struct mem_range heap;	      /* inside svsm: the SVSM's heap */
+	gpa_t psp_secrets;	      /* inside svsm: the PSP's secrets page */
+	gpa_t guest_secrets;	      /* guest page for the guest's copy */
+	gpa_t guest_caa;	      /* the boot vCPU's first Calling Area */
+	uint32_t apic_ids[SVSM_MAX_CPUS];
+	unsigned cpu_count;	      /* apic_ids[0] is the boot CPU */
+	uint8_t guest_vmpl;	      /* 1..3 */
+	uint64_t guest_sev_features;  /* SEV_FEATURES of guest VMSAs */
+	uint64_t guest_entry_rip;     /* where the boot vCPU starts */
+};
+
+/** Bring the SVSM up; on success *boot_vmsa is the guest boot VMSA. */
+enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa);
+
+uint8_t svsm_guest_vmpl(void);
+uint64_t svsm_guest_sev_features(void);
+/** SEV_FEATURES bits a guest VMSA may carry (docs/protocols/core.md). */
+uint64_t svsm_permitted_sev_features(void);
+
+#endif /* SVSM_SVSM_H */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * GHCB termination reasons the SVSM uses (AMD 56421 section 4.1.13: the MSR
+ * termination request carries [15:12] reason set and [23:16] reason code).
+ * Set 0 is the GHCB general set; csvsm's own reasons live in set 3.
+ */
+#ifndef SVSM_TERMINATE_H
+#define SVSM_TERMINATE_H
+
+#define TERM_SET_GENERAL 0u
+#define TERM_GENERAL 0u
+#define TERM_PROTOCOL_UNSUPPORTED 1u
+#define TERM_SNP_FEATURES_UNSUPPORTED 2u
+
+#define TERM_SET_CSVSM 3u
+/** A broken internal invariant (CHECK or panic). */
+#define TERM_CSVSM_PANIC 0u
+/** Boot information from the loader is inconsistent. */
+#define TERM_CSVSM_BAD_BOOT_INFO 1u
+/** An RMP instruction failed on memory the SVSM owns. */
+#define TERM_CSVSM_RMP_FAILURE 2u
+/** The SVSM could not allocate memory it needs to boot. */
+#define TERM_CSVSM_NO_MEMORY 3u
+
+#endif /* SVSM_TERMINATE_H */

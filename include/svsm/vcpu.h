@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Guest vCPUs and the SVSM CPUs that serve them.
+ * A struct vcpu is one guest VMSA the SVSM has accepted (the boot vCPU's,
+ * or one from CREATE_VCPU) with its Calling Area. A struct svsm_cpu is the
+ * SVSM's context for one APIC ID; its current guest is the newest vCPU
+ * created for that APIC ID (Linux creates the new VMSA before deleting the
+ * old one when a CPU comes back online).
+ * Lock: vcpu_lock protects the registry; it is taken before mem_lock.
+ */
+#ifndef SVSM_VCPU_H
+#define SVSM_VCPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "abi/snp.h"
+#include "svsm/addr.h"
+
+struct vcpu {
+	gpa_t vmsa_gpa;
+	gpa_t caa_gpa;
+	uint32_t apic_id;
+	bool is_startup; /* the boot vCPU: cannot be deleted */
+	struct snp_vmsa *vmsa; /* SVSM mapping of the VMSA page */
+	struct vcpu *next;
+};
+
+struct svsm_cpu {
+	uint32_t apic_id;
+	struct vcpu *guest; /* NULL: nothing to serve on this CPU */
+	/* Per-CPU copy buffer for memory-passed parameters (two pages). */
+	uint8_t scratch[8192];
+};
+
+void vcpu_registry_init(void);
+void vcpu_registry_lock(void);
+void vcpu_registry_unlock(void);
+
+/** Register the SVSM CPUs; apic_ids[0] is the boot CPU. */
+bool cpu_table_init(const uint32_t *apic_ids, unsigned count);
+struct svsm_cpu *cpu_by_apic(uint32_t apic_id);
+struct svsm_cpu *cpu_by_index(unsigned index);
+unsigned cpu_count(void);
+
+void vcpu_register(struct vcpu *v);
+void vcpu_unregister(struct vcpu *v);
+struct vcpu *vcpu_find_by_vmsa(gpa_t vmsa_gpa);
+struct vcpu *vcpu_startup(void);
+unsigned vcpu_count(void);
+bool vcpu_overlaps_vmsa(gpa_t gpa, uint64_t len);
+bool vcpu_overlaps_caa(gpa_t gpa, uint64_t len);
+
+#endif /* SVSM_VCPU_H */

@@ -1,0 +1,36 @@
+# libFuzzer targets (clang): one per parser of untrusted input.
+# `make fuzz` runs each for FUZZ_SECONDS; `make check` runs a short smoke.
+
+FUZZ_OBJ := $(BUILD)/fuzz
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_RUNS ?= 20000
+FUZZ_TARGETS := $(patsubst test/fuzz/%.c,$(BIN)/fuzz-%,$(FUZZ_SRCS))
+
+$(FUZZ_OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (fuzz)"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BIN)/fuzz-%: $(FUZZ_OBJ)/test/fuzz/%.o $(patsubst %.c,$(FUZZ_OBJ)/%.o,$(LIB_SRCS))
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
+
+.PHONY: fuzz-build fuzz-smoke
+fuzz-build: $(FUZZ_TARGETS)
+
+fuzz-smoke: $(FUZZ_TARGETS)
+	@for t in $(FUZZ_TARGETS); do \
+		echo "fuzz smoke: $$t ($(FUZZ_SMOKE_RUNS) runs)"; \
+		mkdir -p $(BUILD)/corpus/$$(basename $$t); \
+		$$t -runs=$(FUZZ_SMOKE_RUNS) -seed=1 -max_len=4096 \
+			$(BUILD)/corpus/$$(basename $$t) >$(BUILD)/$$(basename $$t).log 2>&1 \
+			|| { tail -40 $(BUILD)/$$(basename $$t).log; exit 1; }; \
+	done
+
+fuzz: setup $(FUZZ_TARGETS)
+	@for t in $(FUZZ_TARGETS); do \
+		echo "fuzzing $$t for $(FUZZ_SECONDS)s"; \
+		mkdir -p $(BUILD)/corpus/$$(basename $$t); \
+		$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+			$(BUILD)/corpus/$$(basename $$t) || exit 1; \
+	done

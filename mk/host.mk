@@ -1,0 +1,58 @@
+# Hosted builds: the simulator library, tests, tools and benchmarks,
+# once plain (-O2) and once under AddressSanitizer + UBSan.
+
+HOST_OBJ := $(BUILD)/host
+ASAN_OBJ := $(BUILD)/asan
+
+host_objs = $(patsubst %.c,$(HOST_OBJ)/%.o,$(1))
+asan_objs = $(patsubst %.c,$(ASAN_OBJ)/%.o,$(1))
+
+$(HOST_OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(ASAN_OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (asan)"
+	@$(CC) $(ASAN_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libcsvsm_sim.a: $(call host_objs,$(LIB_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libcsvsm_sim_asan.a: $(call asan_objs,$(LIB_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN)/csvsm-tests: $(call host_objs,$(TEST_FW_SRCS) $(TEST_SRCS)) \
+		$(BUILD)/libcsvsm_sim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $^ -o $@
+
+$(BIN)/csvsm-tests-asan: $(call asan_objs,$(TEST_FW_SRCS) $(TEST_SRCS)) \
+		$(BUILD)/libcsvsm_sim_asan.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) $^ -o $@
+
+$(BIN)/csvsm-sim: $(call host_objs,$(TOOL_SIM_SRCS)) $(BUILD)/libcsvsm_sim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $^ -o $@
+
+$(BIN)/csvsm-bench: $(call host_objs,$(BENCH_SRCS)) $(BUILD)/libcsvsm_sim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $^ -o $@
+
+HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-sim $(BIN)/csvsm-bench
+ASAN_BINS := $(BIN)/csvsm-tests-asan
+
+.PHONY: test test-asan
+test: $(BIN)/csvsm-tests
+	$(BIN)/csvsm-tests
+
+test-asan: $(BIN)/csvsm-tests-asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		$(BIN)/csvsm-tests-asan
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

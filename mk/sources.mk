@@ -1,0 +1,14 @@
+# Source lists. Every file under src/ except the platforms is platform-
+# independent and must also build freestanding (freestanding-check).
+
+CORE_SRCS := $(sort $(wildcard src/core/*.c src/core/protocol/*.c \
+	src/mem/*.c src/lib/*.c src/snpmodel/*.c))
+SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
+SIM_SRCS := $(sort $(wildcard sim/src/*.c))
+LIB_SRCS := $(CORE_SRCS) $(SIM_PLAT_SRCS) $(SIM_SRCS)
+
+TEST_FW_SRCS := $(sort $(wildcard test/framework/*.c))
+TEST_SRCS := $(sort $(wildcard test/unit/*.c test/sim/*.c))
+FUZZ_SRCS := $(sort $(wildcard test/fuzz/*.c))
+TOOL_SIM_SRCS := $(sort $(wildcard tools/sim/*.c))
+BENCH_SRCS := $(sort $(wildcard bench/*.c))

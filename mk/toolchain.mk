@@ -1,0 +1,20 @@
+# Compilers and flags. Warnings are errors everywhere.
+
+CC := gcc
+FUZZ_CC := clang
+
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wvla -Wpointer-arith -Wundef \
+	-Wimplicit-fallthrough -Wformat=2 -Wno-format-nonliteral
+INCLUDES := -Iinclude -Isim/include
+COMMON_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -g $(WARNINGS) $(INCLUDES) \
+	-fno-strict-aliasing
+
+HOST_CFLAGS := $(COMMON_CFLAGS) -O2 -ftrivial-auto-var-init=zero
+ASAN_CFLAGS := $(COMMON_CFLAGS) -O1 -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS := $(COMMON_CFLAGS) -O1 -fno-omit-frame-pointer \
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+
+BUILD := build
+BIN := $(BUILD)/bin

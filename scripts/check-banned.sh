@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Functions the SVSM and its tests must not use (docs/coding-style.md):
+# unbounded string functions and ato*.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pattern='\b(strcpy|strcat|sprintf|vsprintf|gets|strtok|atoi|atol|atoll|atof)[[:space:]]*\('
+if git ls-files '*.c' '*.h' | xargs grep -nE "$pattern"; then
+	echo "banned-check: banned functions used (see above)" >&2
+	exit 1
+fi
+echo "banned-check: ok"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Install the Debian packages csvsm's build and tests need. Idempotent: it
+# asks apt only for what is missing, and names no mirror (the machine's own
+# apt sources are used). Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+packages=(
+	make gcc libc6-dev           # the build
+	clang libclang-rt-dev        # libFuzzer and sanitizer runtimes
+	clang-format                 # make format-check
+	valgrind                     # make bench (instruction counts)
+	git
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+	sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

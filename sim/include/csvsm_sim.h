@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * csvsm_sim.h: the stable API of the simulated SEV-SNP machine.
+ *
+ * A machine is guest memory with a modelled RMP, N vCPUs, the csvsm SVSM at
+ * VMPL0 and a hypervisor model that may be honest or hostile. The caller
+ * plays the guest at its VMPL (1 by default): it reads and writes guest
+ * memory (subject to RMP permissions, as a guest would be) and performs SVSM
+ * calls exactly as Linux does: registers in, call_pending = 1 in its Calling
+ * Area, VMGEXIT, then registers out and call_pending exchanged with 0.
+ *
+ * One machine exists at a time in a process (the SVSM it runs is a single
+ * image with global state, as in firmware). Not thread-safe.
+ */
+#ifndef CSVSM_SIM_H
+#define CSVSM_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SIM_MAX_VCPUS 64u
+
+struct sim_machine;
+
+struct sim_config {
+	uint64_t guest_mem_size; /* bytes of guest RAM from GPA 0 (64 MiB) */
+	unsigned vcpu_count;	 /* 1..SIM_MAX_VCPUS (1); APIC ID = index */
+	uint64_t svsm_base;	 /* SVSM region, 2 MiB aligned (16 MiB) */
+	uint64_t svsm_size;	 /* (4 MiB) */
+	uint64_t guest_secrets_gpa; /* the guest's secrets page (8 MiB) */
+	uint64_t guest_caa_gpa;	    /* the boot vCPU's first CA (8 MiB + 4K) */
+	uint8_t guest_vmpl;	    /* 1..3 (1) */
+	uint64_t sev_features;	    /* guest VMSA SEV_FEATURES (SNPActive) */
+	bool rmp_2m;	  /* the hypervisor backs 2 MiB-aligned RAM with 2 MiB
+			     RMP entries (false: 4 KiB entries everywhere) */
+	uint64_t seed;	  /* for the PSP's VMPCKs and stale memory contents */
+	int log_level;	  /* SVSM log threshold 1..5; 0: silent (default) */
+	bool log_stderr;  /* also print the SVSM log on stderr */
+	bool abort_on_panic; /* abort() on an SVSM panic (for fuzzers) */
+};
+
+/** Registers of an SVSM call, in and out (58019 section 5). */
+struct sim_regs {
+	uint64_t rax;
+	uint64_t rcx;
+	uint64_t rdx;
+	uint64_t r8;
+	uint64_t r9;
+};
+
+enum sim_status {
+	SIM_OK = 0,	   /* the call went through; regs hold the outputs */
+	SIM_NOT_SERVED,	   /* call_pending was still set: the SVSM never ran */
+	SIM_NOT_RUNNABLE,  /* the hypervisor cannot run this vCPU's VMSA */
+	SIM_GUEST_FAULT,   /* a guest access faulted (#NPF or #VC) */
+	SIM_TERMINATED,	   /* the SVSM terminated the VM */
+	SIM_BAD_ARG,	   /* a bad argument to this API */
+};
+
+/** How the hypervisor model behaves from now on. */
+enum sim_hv_behaviour {
+	SIM_HV_HONEST = 0,
+	/** Ignore the guest's run-VMPL0 request: the SVSM never runs. */
+	SIM_HV_REFUSE_RUN_VMPL,
+	/** Enter VMPL0 when the guest did not ask: once after an interrupt
+	 * exit with call_pending set, once after a VMGEXIT that was not a
+	 * call; then serve the real call. */
+	SIM_HV_SPURIOUS_ENTRY,
+	/** Enter VMPL0 a second time after the SVSM answered a call. */
+	SIM_HV_DOUBLE_ENTRY,
+};
+
+struct sim_rmp_info {
+	bool assigned;	/* guest-owned (private); false: hypervisor-owned */
+	bool validated;
+	bool size_2m;
+	bool vmsa;
+	bool in_use; /* a VMSA some CPU is running */
+	uint8_t perms[4]; /* per VMPL: bit0 R, bit1 W, bit2 X-user, bit3 X-super */
+};
+
+struct sim_stats {
+	uint64_t svsm_entries;	/* times the hypervisor entered VMPL0 */
+	uint64_t calls_served;	/* entries that dispatched a call */
+	uint64_t entries_declined; /* spurious or repeated entries ignored */
+	uint64_t tlb_flushes;
+};
+
+void sim_config_default(struct sim_config *cfg);
+/** Build and boot a machine; NULL if the config is invalid, one already
+ * exists, or the SVSM refused to boot. */
+struct sim_machine *sim_create(const struct sim_config *cfg);
+void sim_destroy(struct sim_machine *m);
+
+/** Perform one SVSM call on @vcpu. After a successful REMAP_CA the guest
+ * model uses the new Calling Area for later calls, as Linux does. */
+enum sim_status sim_call(struct sim_machine *m, unsigned vcpu,
+			 struct sim_regs *regs);
+
+/** The secrets page GPA the guest is given (its SVSM fields are filled). */
+uint64_t sim_secrets_gpa(const struct sim_machine *m);
+/** The CA GPA as the guest first sees it: the secrets page's SVSM_CAA for
+ * vCPU 0; 0 for a vCPU that has none yet. */
+uint64_t sim_initial_caa_gpa(const struct sim_machine *m, unsigned vcpu);
+/** The CA the guest model will use for its next call on @vcpu. */
+uint64_t sim_current_caa_gpa(const struct sim_machine *m, unsigned vcpu);
+uint64_t sim_svsm_base(const struct sim_machine *m);
+uint64_t sim_svsm_size(const struct sim_machine *m);
+uint64_t sim_guest_mem_size(const struct sim_machine *m);
+unsigned sim_vcpu_count(const struct sim_machine *m);
+
+/** Guest accesses at the guest VMPL, checked against the RMP as hardware
+ * would: SIM_GUEST_FAULT when not validated, not assigned or not permitted. */
+enum sim_status sim_mem_read(struct sim_machine *m, uint64_t gpa, void *buf,
+			     size_t len);
+enum sim_status sim_mem_write(struct sim_machine *m, uint64_t gpa,
+			      const void *buf, size_t len);
+/** An instruction fetch by the guest at supervisor level. */
+enum sim_status sim_mem_exec(struct sim_machine *m, uint64_t gpa);
+
+/** The model's RMP entry for @gpa; false if @gpa is outside guest RAM. */
+bool sim_rmp_query(const struct sim_machine *m, uint64_t gpa,
+		   struct sim_rmp_info *info);
+
+/** The guest's own RMPADJUST and PVALIDATE at its VMPL; *eax is the
+ * instruction's result. PVALIDATE faults below VMPL0 (SIM_GUEST_FAULT). */
+enum sim_status sim_guest_rmpadjust(struct sim_machine *m, uint64_t gpa,
+				    bool size_2m, uint64_t attrs,
+				    uint32_t *eax);
+enum sim_status sim_guest_pvalidate(struct sim_machine *m, uint64_t gpa,
+				    bool size_2m, bool validate,
+				    uint32_t *eax);
+
+/* The hypervisor model. */
+void sim_hv_set_behaviour(struct sim_machine *m, enum sim_hv_behaviour b);
+/** Page State Change as an honest hypervisor performs it (RMPUPDATE):
+ * to private (assigned, not validated, stale contents) or to shared. */
+enum sim_status sim_hv_page_state(struct sim_machine *m, uint64_t gpa,
+				  bool size_2m, bool to_private);
+/** PSMASH a 2 MiB RMP entry into 4 KiB entries. */
+enum sim_status sim_hv_psmash(struct sim_machine *m, uint64_t gpa);
+/** The guest's AP_CREATION request: run @vmsa_gpa as @vcpu's VMPL VMSA;
+ * the guest model will use @caa_gpa as that vCPU's Calling Area. */
+enum sim_status sim_ap_create(struct sim_machine *m, unsigned vcpu,
+			      uint64_t vmsa_gpa, uint64_t caa_gpa);
+/** Model another physical CPU running @vcpu's VMSA (its VMSA is in use). */
+enum sim_status sim_vcpu_set_running(struct sim_machine *m, unsigned vcpu,
+				     bool running);
+/** The GPA of the VMSA the hypervisor runs for @vcpu (0: none). */
+uint64_t sim_vmsa_gpa(const struct sim_machine *m, unsigned vcpu);
+/** Copy @vcpu's current VMSA page (as the hardware holds it). */
+enum sim_status sim_vmsa_read(const struct sim_machine *m, unsigned vcpu,
+			      void *buf4k);
+
+void sim_get_stats(const struct sim_machine *m, struct sim_stats *stats);
+/** True once the SVSM terminated the VM; *set and *code give the reason. */
+bool sim_terminated(const struct sim_machine *m, uint32_t *set,
+		    uint32_t *code);
+/** The SVSM's console output so far (NUL-terminated; oldest may be cut). */
+const char *sim_console(const struct sim_machine *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CSVSM_SIM_H */

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The hypervisor model and the guest side of an SVSM call. The guest model
+ * follows Linux (svsm_perform_msr_protocol): call_pending = 1, VMGEXIT with
+ * the run-VMPL0 request, then the registers and an atomic exchange of
+ * call_pending with 0. The hypervisor model decides whether, and how often,
+ * VMPL0 runs in between.
+ */
+#include <setjmp.h>
+#include <string.h>
+
+#include "abi/snp.h"
+#include "abi/svsm_caa.h"
+#include "abi/svsm_call.h"
+#include "sim_internal.h"
+#include "svsm/request.h"
+#include "svsm/vcpu.h"
+#include "svsm/vmsa_model.h"
+
+/* An exit that is not VMGEXIT: a physical interrupt (SVM_EXIT_INTR). */
+#define SIM_EXIT_INTR 0x60ull
+
+static struct snp_vmsa *vmsa_at(struct sim_machine *m, uint64_t gpa)
+{
+	return (struct snp_vmsa *)(m->mem + gpa);
+}
+
+void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id)
+{
+	struct svsm_cpu *cpu;
+	enum request_outcome out;
+	jmp_buf jmp;
+
+	if (m->terminated) {
+		return;
+	}
+	m->stats.svsm_entries++;
+	m->svsm_jmp = &jmp;
+	if (setjmp(jmp) != 0) {
+		m->svsm_jmp = NULL;
+		sim_bench_svsm_end(m);
+		return; /* plat_terminate() recorded the reason */
+	}
+	sim_bench_svsm_begin(m);
+	cpu = cpu_by_apic(apic_id);
+	out = cpu != NULL ? request_process(cpu) : REQUEST_NO_GUEST;
+	sim_bench_svsm_end(m);
+	m->svsm_jmp = NULL;
+	if (out == REQUEST_SERVED || out == REQUEST_VCPU_DELETED) {
+		m->stats.calls_served++;
+	} else {
+		m->stats.entries_declined++;
+	}
+}
+
+/* Can the hypervisor run @vcpu at the guest VMPL (VMRUN would succeed)? */
+static bool vcpu_runnable(struct sim_machine *m, unsigned vcpu)
+{
+	uint64_t gpa = m->vcpu[vcpu].vmsa_gpa;
+
+	if (gpa == 0 || gpa >= m->cfg.guest_mem_size) {
+		return false;
+	}
+	return vmsa_model_can_run(&m->rmp, gpa, vmsa_at(m, gpa),
+				  m->cfg.guest_vmpl) == VMSA_RUN_OK;
+}
+
+/* Hardware saves the guest's registers into its VMSA on every exit. */
+static void vcpu_exit(struct sim_machine *m, unsigned vcpu,
+		      const struct sim_regs *regs, uint64_t exit_code)
+{
+	struct snp_vmsa *vmsa = vmsa_at(m, m->vcpu[vcpu].vmsa_gpa);
+
+	vmsa->rax = regs->rax;
+	vmsa->rcx = regs->rcx;
+	vmsa->rdx = regs->rdx;
+	vmsa->r8 = regs->r8;
+	vmsa->r9 = regs->r9;
+	vmsa->guest_exit_code = exit_code;
+	vmsa->guest_exit_info_1 = 0;
+	vmsa->guest_exit_info_2 = 0;
+}
+
+static bool guest_xchg_pending(struct sim_machine *m, uint64_t caa,
+			       uint8_t val, uint8_t *old)
+{
+	uint64_t gpa = caa + SVSM_CAA_OFF_CALL_PENDING;
+
+	if (!sim_guest_access(m, gpa, 1, RMP_PERM_READ | RMP_PERM_WRITE)) {
+		return false;
+	}
+	*old = __atomic_exchange_n(m->mem + gpa, val, __ATOMIC_SEQ_CST);
+	return true;
+}
+
+enum sim_status sim_call(struct sim_machine *m, unsigned vcpu,
+			 struct sim_regs *regs)
+{
+	struct sim_regs before;
+	struct snp_vmsa *vmsa;
+	uint64_t caa;
+	uint8_t old = 0;
+
+	if (m == NULL || regs == NULL || vcpu >= m->cfg.vcpu_count) {
+		return SIM_BAD_ARG;
+	}
+	if (m->terminated) {
+		return SIM_TERMINATED;
+	}
+	caa = m->vcpu[vcpu].caa_gpa;
+	if (!vcpu_runnable(m, vcpu) || m->vcpu[vcpu].running) {
+		return SIM_NOT_RUNNABLE;
+	}
+	if (caa == 0 || !guest_xchg_pending(m, caa, SVSM_CALL_PENDING_SET,
+					    &old)) {
+		return SIM_GUEST_FAULT;
+	}
+	before = *regs;
+	if (m->hv == SIM_HV_SPURIOUS_ENTRY) {
+		/* An interrupt arrives after call_pending is set... */
+		vcpu_exit(m, vcpu, regs, SIM_EXIT_INTR);
+		sim_enter_svsm(m, vcpu);
+	}
+	vcpu_exit(m, vcpu, regs, SVM_EXIT_VMGEXIT);
+	if (m->hv != SIM_HV_REFUSE_RUN_VMPL) {
+		sim_enter_svsm(m, vcpu);
+	}
+	if (m->hv == SIM_HV_DOUBLE_ENTRY) {
+		sim_enter_svsm(m, vcpu);
+	}
+	if (m->terminated) {
+		return SIM_TERMINATED;
+	}
+	if (!vcpu_runnable(m, vcpu)) {
+		return SIM_NOT_RUNNABLE; /* e.g. it deleted its own VMSA */
+	}
+	vmsa = vmsa_at(m, m->vcpu[vcpu].vmsa_gpa);
+	regs->rax = vmsa->rax;
+	regs->rcx = vmsa->rcx;
+	regs->rdx = vmsa->rdx;
+	regs->r8 = vmsa->r8;
+	regs->r9 = vmsa->r9;
+	if (!guest_xchg_pending(m, caa, SVSM_CALL_PENDING_NONE, &old)) {
+		return SIM_GUEST_FAULT;
+	}
+	if (m->hv == SIM_HV_SPURIOUS_ENTRY) {
+		/* ...and a later VMGEXIT that is not a call (a #VC MSR
+		 * exchange, say) finds the old registers and no call. */
+		vcpu_exit(m, vcpu, regs, SVM_EXIT_VMGEXIT);
+		sim_enter_svsm(m, vcpu);
+	}
+	if (old != SVSM_CALL_PENDING_NONE) {
+		*regs = before;
+		return SIM_NOT_SERVED;
+	}
+	if (SVSM_CALL_PROTOCOL(before.rax) == SVSM_PROTOCOL_CORE &&
+	    SVSM_CALL_ID(before.rax) == SVSM_CORE_REMAP_CA &&
+	    (uint32_t)regs->rax == SVSM_SUCCESS) {
+		m->vcpu[vcpu].caa_gpa = before.rcx;
+	}
+	return SIM_OK;
+}
+
+void sim_hv_set_behaviour(struct sim_machine *m, enum sim_hv_behaviour b)
+{
+	m->hv = b;
+}
+
+enum sim_status sim_hv_page_state(struct sim_machine *m, uint64_t gpa,
+				  bool size_2m, bool to_private)
+{
+	uint64_t len = size_2m ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE;
+	uint32_t rc;
+
+	if (gpa >= m->cfg.guest_mem_size || len > m->cfg.guest_mem_size - gpa) {
+		return SIM_BAD_ARG;
+	}
+	rc = to_private ? rmp_hv_assign(&m->rmp, gpa, size_2m)
+			: rmp_hv_unassign(&m->rmp, gpa, size_2m);
+	if (rc != SNP_RET_SUCCESS) {
+		return SIM_BAD_ARG;
+	}
+	if (to_private) {
+		uint64_t off;
+
+		/* What the guest will find before it validates: host data. */
+		for (off = 0; off < len; off += 8) {
+			uint64_t v = sim_rng_next(m) | 1u;
+
+			memcpy(m->mem + gpa + off, &v, 8);
+		}
+	}
+	return SIM_OK;
+}
+
+enum sim_status sim_hv_psmash(struct sim_machine *m, uint64_t gpa)
+{
+	return rmp_hv_psmash(&m->rmp, gpa) == SNP_RET_SUCCESS ? SIM_OK
+							       : SIM_BAD_ARG;
+}
+
+enum sim_status sim_ap_create(struct sim_machine *m, unsigned vcpu,
+			      uint64_t vmsa_gpa, uint64_t caa_gpa)
+{
+	if (vcpu >= m->cfg.vcpu_count || (vmsa_gpa % SNP_PAGE_SIZE) != 0 ||
+	    vmsa_gpa >= m->cfg.guest_mem_size) {
+		return SIM_BAD_ARG;
+	}
+	/* KVM accepts the GPA; whether it can run is decided at VMRUN. */
+	m->vcpu[vcpu].vmsa_gpa = vmsa_gpa;
+	m->vcpu[vcpu].caa_gpa = caa_gpa;
+	if (m->vcpu[vcpu].initial_caa_gpa == 0) {
+		m->vcpu[vcpu].initial_caa_gpa = caa_gpa;
+	}
+	return vcpu_runnable(m, vcpu) ? SIM_OK : SIM_NOT_RUNNABLE;
+}
+
+enum sim_status sim_vcpu_set_running(struct sim_machine *m, unsigned vcpu,
+				     bool running)
+{
+	if (vcpu >= m->cfg.vcpu_count) {
+		return SIM_BAD_ARG;
+	}
+	if (running && !vcpu_runnable(m, vcpu)) {
+		return SIM_NOT_RUNNABLE;
+	}
+	m->vcpu[vcpu].running = running;
+	rmp_vmsa_set_in_use(&m->rmp, m->vcpu[vcpu].vmsa_gpa, running);
+	return SIM_OK;
+}
+
+enum sim_status sim_vmsa_read(const struct sim_machine *m, unsigned vcpu,
+			      void *buf4k)
+{
+	uint64_t gpa;
+
+	if (vcpu >= m->cfg.vcpu_count || m->vcpu[vcpu].vmsa_gpa == 0) {
+		return SIM_BAD_ARG;
+	}
+	gpa = m->vcpu[vcpu].vmsa_gpa;
+	memcpy(buf4k, m->mem + gpa, SNP_PAGE_SIZE);
+	return SIM_OK;
+}
+
+uint64_t sim_vmsa_gpa(const struct sim_machine *m, unsigned vcpu)
+{
+	return vcpu < m->cfg.vcpu_count ? m->vcpu[vcpu].vmsa_gpa : 0;
+}

@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated machine: guest memory, the RMP model, the PSP's launch of
+ * the SVSM region, and the boot of the SVSM.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi/snp.h"
+#include "sim_internal.h"
+#include "svsm/log.h"
+#include "svsm/svsm.h"
+
+#define MIB (1024ull * 1024ull)
+
+static struct sim_machine *live_machine;
+
+struct sim_machine *sim_current(void)
+{
+	return live_machine;
+}
+
+void sim_config_default(struct sim_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->guest_mem_size = 64 * MIB;
+	cfg->vcpu_count = 1;
+	cfg->svsm_base = 16 * MIB;
+	cfg->svsm_size = 4 * MIB;
+	cfg->guest_secrets_gpa = 8 * MIB;
+	cfg->guest_caa_gpa = 8 * MIB + SNP_PAGE_SIZE;
+	cfg->guest_vmpl = 1;
+	cfg->sev_features = SEV_FEAT_SNP_ACTIVE;
+	cfg->seed = 0x5eed;
+}
+
+uint64_t sim_rng_next(struct sim_machine *m)
+{
+	/* xorshift64*: reproducible stale contents and VMPCKs. */
+	m->rng ^= m->rng >> 12;
+	m->rng ^= m->rng << 25;
+	m->rng ^= m->rng >> 27;
+	return m->rng * 0x2545F4914F6CDD1Dull;
+}
+
+static bool sim_config_ok(const struct sim_config *c)
+{
+	uint64_t pages = c->guest_mem_size / SNP_PAGE_SIZE;
+
+	return c->guest_mem_size >= 8 * MIB &&
+	       c->guest_mem_size <= 4096 * MIB &&
+	       (c->guest_mem_size % SNP_PAGE_SIZE_2M) == 0 &&
+	       c->vcpu_count >= 1 && c->vcpu_count <= SIM_MAX_VCPUS &&
+	       c->guest_vmpl >= 1 && c->guest_vmpl <= 3 &&
+	       (c->svsm_base % SNP_PAGE_SIZE_2M) == 0 &&
+	       c->svsm_size >= 1 * MIB && (c->svsm_size % SNP_PAGE_SIZE) == 0 &&
+	       c->svsm_base + c->svsm_size <= c->guest_mem_size &&
+	       (c->guest_secrets_gpa % SNP_PAGE_SIZE) == 0 &&
+	       (c->guest_caa_gpa % SNP_PAGE_SIZE) == 0 &&
+	       c->guest_secrets_gpa / SNP_PAGE_SIZE < pages &&
+	       c->guest_caa_gpa / SNP_PAGE_SIZE < pages &&
+	       c->log_level >= 0 && c->log_level <= 5;
+}
+
+/* Contents a hypervisor could have left in a page it hands to the guest. */
+static void sim_fill_stale(struct sim_machine *m, uint64_t gpa, uint64_t len)
+{
+	uint64_t off;
+
+	for (off = 0; off < len; off += 8) {
+		uint64_t v = sim_rng_next(m) | 0x0101010101010101ull;
+
+		memcpy(m->mem + gpa + off, &v, 8);
+	}
+}
+
+/* The launch: all RAM private but not validated (the host assigned it);
+ * the SVSM region and the guest's first pages measured and validated by
+ * the PSP; the PSP's secrets page in the SVSM region. */
+static void sim_launch(struct sim_machine *m)
+{
+	const struct sim_config *c = &m->cfg;
+	struct snp_secrets_page *secrets;
+	uint64_t gpa;
+	unsigned i;
+
+	for (gpa = 0; gpa < c->guest_mem_size;) {
+		bool big = c->rmp_2m && (gpa % SNP_PAGE_SIZE_2M) == 0 &&
+			   !(gpa < c->svsm_base + c->svsm_size &&
+			     gpa + SNP_PAGE_SIZE_2M > c->svsm_base) &&
+			   !(gpa <= c->guest_secrets_gpa &&
+			     c->guest_secrets_gpa < gpa + SNP_PAGE_SIZE_2M) &&
+			   !(gpa <= c->guest_caa_gpa &&
+			     c->guest_caa_gpa < gpa + SNP_PAGE_SIZE_2M);
+		uint64_t step = big ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE;
+
+		(void)rmp_hv_assign(&m->rmp, gpa, big);
+		gpa += step;
+	}
+	sim_fill_stale(m, 0, c->guest_mem_size);
+	for (gpa = c->svsm_base; gpa < c->svsm_base + c->svsm_size;
+	     gpa += SNP_PAGE_SIZE) {
+		(void)rmp_launch_page(&m->rmp, gpa);
+		memset(m->mem + gpa, 0, SNP_PAGE_SIZE);
+	}
+	(void)rmp_launch_page(&m->rmp, c->guest_secrets_gpa);
+	(void)rmp_launch_page(&m->rmp, c->guest_caa_gpa);
+	memset(m->mem + c->guest_secrets_gpa, 0, SNP_PAGE_SIZE);
+	memset(m->mem + c->guest_caa_gpa, 0, SNP_PAGE_SIZE);
+
+	secrets = (struct snp_secrets_page *)(m->mem + c->svsm_base);
+	secrets->version = 3;
+	for (i = 0; i < 4; i++) {
+		unsigned j;
+
+		for (j = 0; j < 32; j += 8) {
+			uint64_t v = sim_rng_next(m);
+
+			memcpy(&secrets->vmpck[i][j], &v, 8);
+		}
+	}
+}
+
+static bool sim_boot_svsm(struct sim_machine *m)
+{
+	const struct sim_config *c = &m->cfg;
+	struct svsm_boot_info info;
+	jmp_buf jmp;
+	gpa_t boot_vmsa = gpa_init(0);
+	enum svsm_err err;
+	unsigned i;
+
+	memset(&info, 0, sizeof(info));
+	info.platform_name = "sim";
+	info.ram[0] = (struct mem_range){ gpa_init(0), c->guest_mem_size };
+	info.ram_count = 1;
+	info.svsm = (struct mem_range){ gpa_init(c->svsm_base), c->svsm_size };
+	info.psp_secrets = gpa_init(c->svsm_base);
+	info.heap = (struct mem_range){ gpa_init(c->svsm_base + SNP_PAGE_SIZE),
+					c->svsm_size - SNP_PAGE_SIZE };
+	info.guest_secrets = gpa_init(c->guest_secrets_gpa);
+	info.guest_caa = gpa_init(c->guest_caa_gpa);
+	for (i = 0; i < c->vcpu_count; i++) {
+		info.apic_ids[i] = i;
+	}
+	info.cpu_count = c->vcpu_count;
+	info.guest_vmpl = c->guest_vmpl;
+	info.guest_sev_features = c->sev_features;
+	info.guest_entry_rip = 0xFFF0;
+
+	log_set_level(c->log_level > 0 ? (enum log_level)c->log_level
+				       : LOG_LEVEL_ERROR);
+	m->svsm_jmp = &jmp;
+	if (setjmp(jmp) != 0) {
+		m->svsm_jmp = NULL;
+		return false;
+	}
+	err = svsm_init(&info, &boot_vmsa);
+	m->svsm_jmp = NULL;
+	if (err != SVSM_OK) {
+		return false;
+	}
+	m->vcpu[0].vmsa_gpa = gpa_val(boot_vmsa);
+	m->vcpu[0].caa_gpa = c->guest_caa_gpa;
+	m->vcpu[0].initial_caa_gpa = c->guest_caa_gpa;
+	m->secrets_gpa = c->guest_secrets_gpa;
+	return true;
+}
+
+struct sim_machine *sim_create(const struct sim_config *cfg)
+{
+	struct sim_machine *m;
+	uint64_t pages;
+
+	if (live_machine != NULL || cfg == NULL || !sim_config_ok(cfg)) {
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (m == NULL) {
+		return NULL;
+	}
+	m->cfg = *cfg;
+	m->rng = cfg->seed != 0 ? cfg->seed : 1;
+	pages = cfg->guest_mem_size / SNP_PAGE_SIZE;
+	m->mem = calloc(1, cfg->guest_mem_size);
+	m->rmp_entries = calloc(pages, sizeof(*m->rmp_entries));
+	if (m->mem == NULL || m->rmp_entries == NULL) {
+		free(m->mem);
+		free(m->rmp_entries);
+		free(m);
+		return NULL;
+	}
+	rmp_init(&m->rmp, m->rmp_entries, pages);
+	live_machine = m;
+	sim_launch(m);
+	if (!sim_boot_svsm(m)) {
+		sim_destroy(m);
+		return NULL;
+	}
+	return m;
+}
+
+void sim_destroy(struct sim_machine *m)
+{
+	if (m == NULL) {
+		return;
+	}
+	if (live_machine == m) {
+		live_machine = NULL;
+	}
+	free(m->mem);
+	free(m->rmp_entries);
+	free(m);
+}
+
+uint64_t sim_secrets_gpa(const struct sim_machine *m)
+{
+	return m->secrets_gpa;
+}
+
+uint64_t sim_initial_caa_gpa(const struct sim_machine *m, unsigned vcpu)
+{
+	return vcpu < m->cfg.vcpu_count ? m->vcpu[vcpu].initial_caa_gpa : 0;
+}
+
+uint64_t sim_current_caa_gpa(const struct sim_machine *m, unsigned vcpu)
+{
+	return vcpu < m->cfg.vcpu_count ? m->vcpu[vcpu].caa_gpa : 0;
+}
+
+uint64_t sim_svsm_base(const struct sim_machine *m)
+{
+	return m->cfg.svsm_base;
+}
+
+uint64_t sim_svsm_size(const struct sim_machine *m)
+{
+	return m->cfg.svsm_size;
+}
+
+uint64_t sim_guest_mem_size(const struct sim_machine *m)
+{
+	return m->cfg.guest_mem_size;
+}
+
+unsigned sim_vcpu_count(const struct sim_machine *m)
+{
+	return m->cfg.vcpu_count;
+}
+
+bool sim_guest_access(struct sim_machine *m, uint64_t gpa, uint64_t len,
+		      unsigned perm)
+{
+	uint64_t page;
+
+	if (len == 0 || gpa >= m->cfg.guest_mem_size ||
+	    len > m->cfg.guest_mem_size - gpa) {
+		return false;
+	}
+	for (page = gpa & ~(SNP_PAGE_SIZE - 1); page < gpa + len;
+	     page += SNP_PAGE_SIZE) {
+		if (rmp_check_access(&m->rmp, m->cfg.guest_vmpl, page, perm) !=
+		    RMP_ACCESS_OK) {
+			return false;
+		}
+	}
+	return true;
+}
+
+enum sim_status sim_mem_read(struct sim_machine *m, uint64_t gpa, void *buf,
+			     size_t len)
+{
+	if (!sim_guest_access(m, gpa, len, RMP_PERM_READ)) {
+		return SIM_GUEST_FAULT;
+	}
+	memcpy(buf, m->mem + gpa, len);
+	return SIM_OK;
+}
+
+enum sim_status sim_mem_write(struct sim_machine *m, uint64_t gpa,
+			      const void *buf, size_t len)
+{
+	if (!sim_guest_access(m, gpa, len, RMP_PERM_WRITE)) {
+		return SIM_GUEST_FAULT;
+	}
+	memcpy(m->mem + gpa, buf, len);
+	return SIM_OK;
+}
+
+enum sim_status sim_mem_exec(struct sim_machine *m, uint64_t gpa)
+{
+	return sim_guest_access(m, gpa, 1, RMP_PERM_EXEC_SUPER)
+		       ? SIM_OK
+		       : SIM_GUEST_FAULT;
+}
+
+bool sim_rmp_query(const struct sim_machine *m, uint64_t gpa,
+		   struct sim_rmp_info *info)
+{
+	const struct rmp_entry *e = rmp_lookup(&m->rmp, gpa);
+	unsigned i;
+
+	if (e == NULL) {
+		return false;
+	}
+	info->assigned = (e->flags & RMP_F_ASSIGNED) != 0;
+	info->validated = (e->flags & RMP_F_VALIDATED) != 0;
+	info->size_2m = (e->flags & RMP_F_SIZE_2M) != 0;
+	info->vmsa = (e->flags & RMP_F_VMSA) != 0;
+	info->in_use = (e->flags & RMP_F_IN_USE) != 0;
+	info->perms[0] = RMP_PERM_ALL;
+	for (i = 1; i < 4; i++) {
+		info->perms[i] = e->perms[i];
+	}
+	return true;
+}
+
+enum sim_status sim_guest_rmpadjust(struct sim_machine *m, uint64_t gpa,
+				    bool size_2m, uint64_t attrs, uint32_t *eax)
+{
+	*eax = rmp_rmpadjust(&m->rmp, m->cfg.guest_vmpl, gpa,
+			     size_2m ? RMP_PG_SIZE_2M : RMP_PG_SIZE_4K, attrs);
+	return SIM_OK;
+}
+
+enum sim_status sim_guest_pvalidate(struct sim_machine *m, uint64_t gpa,
+				    bool size_2m, bool validate, uint32_t *eax)
+{
+	bool unchanged = false;
+
+	if (rmp_pvalidate_faults_at(m->cfg.guest_vmpl)) {
+		return SIM_GUEST_FAULT;
+	}
+	*eax = rmp_pvalidate(&m->rmp, m->cfg.guest_vmpl, gpa,
+			     size_2m ? RMP_PG_SIZE_2M : RMP_PG_SIZE_4K,
+			     validate, &unchanged);
+	return SIM_OK;
+}
+
+void sim_get_stats(const struct sim_machine *m, struct sim_stats *stats)
+{
+	*stats = m->stats;
+}
+
+bool sim_terminated(const struct sim_machine *m, uint32_t *set,
+		    uint32_t *code)
+{
+	if (m->terminated) {
+		if (set != NULL) {
+			*set = m->term_set;
+		}
+		if (code != NULL) {
+			*code = m->term_code;
+		}
+	}
+	return m->terminated;
+}
+
+const char *sim_console(const struct sim_machine *m)
+{
+	return m->console;
+}

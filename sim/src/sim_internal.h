@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals shared by the simulator's files and the sim platform. */
+#ifndef SIM_INTERNAL_H
+#define SIM_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "csvsm_sim.h"
+#include "svsm/snpmodel.h"
+
+#define SIM_CONSOLE_SIZE 65536u
+
+struct sim_vcpu {
+	uint64_t vmsa_gpa; /* what the hypervisor runs at the guest VMPL */
+	uint64_t caa_gpa;  /* the guest model's current Calling Area */
+	uint64_t initial_caa_gpa;
+	bool running;	   /* another CPU is running it */
+};
+
+/* Which code callgrind counts in benchmark builds (bench/). */
+enum sim_bench_scope {
+	SIM_BENCH_OFF = 0,
+	SIM_BENCH_SVSM, /* SVSM instructions, not the model's */
+	SIM_BENCH_MODEL, /* the model's instructions only */
+};
+
+struct sim_machine {
+	struct sim_config cfg;
+	uint8_t *mem;
+	struct rmp rmp;
+	struct rmp_entry *rmp_entries;
+	struct sim_vcpu vcpu[SIM_MAX_VCPUS];
+	enum sim_hv_behaviour hv;
+	uint64_t secrets_gpa;
+	uint64_t rng;
+	struct sim_stats stats;
+	bool terminated;
+	uint32_t term_set;
+	uint32_t term_code;
+	jmp_buf *svsm_jmp; /* set while SVSM code runs */
+	char console[SIM_CONSOLE_SIZE];
+	size_t console_len;
+	enum sim_bench_scope bench_scope;
+	bool bench_collecting;
+};
+
+/** The live machine, or NULL. */
+struct sim_machine *sim_current(void);
+/** Enter the SVSM on the CPU with @apic_id (one VMPL0 entry). */
+void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id);
+/** Guest-side RMP-checked access at the guest VMPL. */
+bool sim_guest_access(struct sim_machine *m, uint64_t gpa, uint64_t len,
+		      unsigned perm);
+uint64_t sim_rng_next(struct sim_machine *m);
+
+/* Benchmark scoping (callgrind collection), a no-op when scope is OFF. */
+void sim_bench_set_scope(struct sim_machine *m, enum sim_bench_scope s);
+void sim_bench_svsm_begin(struct sim_machine *m);
+void sim_bench_svsm_end(struct sim_machine *m);
+void sim_bench_model_begin(struct sim_machine *m);
+void sim_bench_model_end(struct sim_machine *m);
+
+#endif /* SIM_INTERNAL_H */

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+#include "svsm/check.h"
+#include "svsm/deposit.h"
+#include "svsm/mem.h"
+#include "svsm/overflow.h"
+#include "svsm/plat.h"
+#include "svsm/spinlock.h"
+#include "svsm/std.h"
+
+struct deposit_block {
+	gpa_t gpa;
+	enum page_size size;
+	void *va; /* non-NULL while the heap uses the page */
+	struct deposit_block *next;
+};
+
+/* One bit per guest 4 KiB page below ram_top: set while deposited. */
+static uint64_t *owned_bits;
+static uint64_t owned_pages;
+static struct deposit_block *blocks;
+static uint64_t deposited_pages;
+static struct spinlock deposit_lock;
+
+void deposit_reset(void)
+{
+	owned_bits = NULL;
+	owned_pages = 0;
+	blocks = NULL;
+	deposited_pages = 0;
+	spin_init(&deposit_lock);
+}
+
+enum svsm_err deposit_init(uint64_t ram_top)
+{
+	uint64_t bytes;
+	unsigned order = 0;
+
+	deposit_reset();
+	owned_pages = ram_top / SNP_PAGE_SIZE;
+	bytes = ALIGN_UP(ALIGN_UP(owned_pages, 64u) / 8u, SNP_PAGE_SIZE);
+	while (((uint64_t)BUDDY_PAGE_SIZE << order) < bytes) {
+		order++;
+	}
+	owned_bits = page_alloc(order);
+	return owned_bits != NULL ? SVSM_OK : SVSM_E_NOMEM;
+}
+
+static bool bit_test(uint64_t pfn)
+{
+	return (owned_bits[pfn / 64] >> (pfn % 64)) & 1u;
+}
+
+static void bits_assign(uint64_t pfn, uint64_t count, bool set)
+{
+	uint64_t i;
+
+	for (i = pfn; i < pfn + count; i++) {
+		if (set) {
+			owned_bits[i / 64] |= 1ull << (i % 64);
+		} else {
+			owned_bits[i / 64] &= ~(1ull << (i % 64));
+		}
+	}
+}
+
+bool deposit_overlaps(gpa_t gpa, uint64_t len)
+{
+	uint64_t first = gpa_val(gpa) / SNP_PAGE_SIZE;
+	uint64_t end;
+	uint64_t last;
+	uint64_t pfn;
+
+	if (deposited_pages == 0 || len == 0 ||
+	    !add_ok_u64(gpa_val(gpa), len - 1, &end)) {
+		return false;
+	}
+	last = end / SNP_PAGE_SIZE;
+	for (pfn = first; pfn <= last && pfn < owned_pages; pfn++) {
+		if (bit_test(pfn)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+enum svsm_err deposit_add(gpa_t gpa, enum page_size size)
+{
+	struct deposit_block *b = obj_alloc(sizeof(*b));
+	uint64_t count = page_size_bytes(size) / SNP_PAGE_SIZE;
+	uint64_t pfn = pfn_val(gpa_to_pfn(gpa));
+
+	if (b == NULL) {
+		return SVSM_E_NOMEM;
+	}
+	CHECK(pfn + count <= owned_pages);
+	b->gpa = gpa;
+	b->size = size;
+	spin_lock(&deposit_lock);
+	bits_assign(pfn, count, true);
+	b->next = blocks;
+	blocks = b;
+	deposited_pages += count;
+	spin_unlock(&deposit_lock);
+	return SVSM_OK;
+}
+
+bool deposit_take_free(gpa_t *gpa, enum page_size *size)
+{
+	struct deposit_block **pp;
+	struct deposit_block *b = NULL;
+
+	spin_lock(&deposit_lock);
+	for (pp = &blocks; *pp != NULL; pp = &(*pp)->next) {
+		if ((*pp)->va == NULL) {
+			b = *pp;
+			*pp = b->next;
+			break;
+		}
+	}
+	if (b != NULL) {
+		uint64_t count = page_size_bytes(b->size) / SNP_PAGE_SIZE;
+
+		bits_assign(pfn_val(gpa_to_pfn(b->gpa)), count, false);
+		deposited_pages -= count;
+		*gpa = b->gpa;
+		*size = b->size;
+	}
+	spin_unlock(&deposit_lock);
+	obj_free(b);
+	return b != NULL;
+}
+
+bool deposit_has_free(void)
+{
+	struct deposit_block *b;
+	bool found = false;
+
+	spin_lock(&deposit_lock);
+	for (b = blocks; b != NULL && !found; b = b->next) {
+		found = b->va == NULL;
+	}
+	spin_unlock(&deposit_lock);
+	return found;
+}
+
+uint64_t deposit_page_count(void)
+{
+	return deposited_pages;
+}
+
+void *deposit_alloc_page(void)
+{
+	struct deposit_block *b;
+	void *va = NULL;
+
+	spin_lock(&deposit_lock);
+	for (b = blocks; b != NULL; b = b->next) {
+		if (b->va == NULL && b->size == PAGE_4K) {
+			b->va = plat_map_private(b->gpa, SNP_PAGE_SIZE);
+			va = b->va;
+			break;
+		}
+	}
+	spin_unlock(&deposit_lock);
+	return va;
+}
+
+void deposit_free_page(void *va)
+{
+	struct deposit_block *b;
+
+	spin_lock(&deposit_lock);
+	for (b = blocks; b != NULL && b->va != va; b = b->next) {
+	}
+	CHECK(b != NULL);
+	b->va = NULL;
+	spin_unlock(&deposit_lock);
+	plat_unmap_private(va, SNP_PAGE_SIZE);
+}
+
+gpa_t deposit_page_gpa(const void *va)
+{
+	struct deposit_block *b;
+	gpa_t gpa = gpa_init(0);
+
+	spin_lock(&deposit_lock);
+	for (b = blocks; b != NULL && b->va != va; b = b->next) {
+	}
+	CHECK(b != NULL);
+	gpa = b->gpa;
+	spin_unlock(&deposit_lock);
+	return gpa;
+}

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SVSM start-up, shared by every platform: memory, CPUs, the guest's
+ * secrets page and its boot vCPU. A bad boot description is the loader's
+ * (hypervisor's) fault: the platform terminates on any error returned here.
+ */
+#include "abi/snp.h"
+#include "abi/svsm_caa.h"
+#include "svsm/deposit.h"
+#include "svsm/guestmem.h"
+#include "svsm/log.h"
+#include "svsm/mem.h"
+#include "svsm/memmap.h"
+#include "svsm/ownership.h"
+#include "svsm/page_state.h"
+#include "svsm/plat.h"
+#include "svsm/std.h"
+#include "svsm/svsm.h"
+#include "svsm/vcpu.h"
+
+#define SVSM_CORE_MAX_VERSION 1u
+
+static uint8_t guest_vmpl;
+static uint64_t guest_sev_features;
+
+uint8_t svsm_guest_vmpl(void)
+{
+	return guest_vmpl;
+}
+
+uint64_t svsm_guest_sev_features(void)
+{
+	return guest_sev_features;
+}
+
+/*
+ * Features a Linux or OVMF guest VMSA may carry. Left out: VmsaRegProt,
+ * VmplSSS, VmgexitParameter and Secure AVIC (the SVSM does not handle
+ * them, 58019 section 4.1), Alternate and Restricted Injection (no APIC
+ * emulation yet, and Linux refuses them), and every reserved bit.
+ */
+uint64_t svsm_permitted_sev_features(void)
+{
+	return SEV_FEAT_SNP_ACTIVE | SEV_FEAT_VTOM | SEV_FEAT_REFLECT_VC |
+	       SEV_FEAT_DEBUG_SWAP | SEV_FEAT_PREVENT_HOST_IBS |
+	       SEV_FEAT_BTB_ISOLATION | SEV_FEAT_SECURE_TSC |
+	       SEV_FEAT_IBS_VIRTUALIZATION | SEV_FEAT_SMT_PROTECTION |
+	       SEV_FEAT_IBPB_ON_ENTRY;
+}
+
+/* The guest's copy of the secrets page (58019 section 4.1): VMPCKs the
+ * guest may not use are zeroed (T10: a VMPCK0 report could claim VMPL0),
+ * and the SVSM fields describe this SVSM. */
+static enum svsm_err init_guest_secrets(const struct svsm_boot_info *info)
+{
+	struct snp_secrets_page *copy = page_alloc(0);
+	struct snp_secrets_page *psp;
+	enum svsm_err err;
+	unsigned i;
+
+	if (copy == NULL) {
+		return SVSM_E_NOMEM;
+	}
+	psp = plat_map_private(info->psp_secrets, SNP_PAGE_SIZE);
+	memcpy(copy, psp, sizeof(*copy));
+	plat_unmap_private(psp, SNP_PAGE_SIZE);
+	for (i = 0; i < info->guest_vmpl; i++) {
+		memset(copy->vmpck[i], 0, sizeof(copy->vmpck[i]));
+	}
+	copy->svsm_base = gpa_val(info->svsm.base);
+	copy->svsm_size = info->svsm.size;
+	copy->svsm_caa = gpa_val(info->guest_caa);
+	copy->svsm_max_version = SVSM_CORE_MAX_VERSION;
+	copy->svsm_guest_vmpl = info->guest_vmpl;
+	err = guestmem_write(info->guest_secrets, copy, sizeof(*copy));
+	memset(copy, 0, sizeof(*copy)); /* no VMPCK copy stays behind */
+	page_free(copy);
+	if (err != SVSM_OK) {
+		return err;
+	}
+	if (page_grant_guest_perms(info->guest_secrets, PAGE_4K,
+				   RMPADJUST_READ | RMPADJUST_WRITE) !=
+	    SNP_RET_SUCCESS) {
+		return SVSM_E_ADDR;
+	}
+	return SVSM_OK;
+}
+
+static enum svsm_err init_guest_caa(gpa_t caa)
+{
+	uint8_t zero[8] = { 0 };
+	enum svsm_err err = guestmem_write(caa, zero, sizeof(zero));
+
+	if (err != SVSM_OK) {
+		return err;
+	}
+	if (page_grant_guest_perms(caa, PAGE_4K,
+				   RMPADJUST_READ | RMPADJUST_WRITE) !=
+	    SNP_RET_SUCCESS) {
+		return SVSM_E_ADDR;
+	}
+	return SVSM_OK;
+}
+
+/* The boot vCPU starts at the architectural reset state (APM vol. 2
+ * 14.1.3), as OVMF's reset vector expects, at @rip in the top segment. */
+static void init_reset_vmsa(struct snp_vmsa *vmsa,
+			    const struct svsm_boot_info *info)
+{
+	memset(vmsa, 0, sizeof(*vmsa));
+	vmsa->vmpl = info->guest_vmpl;
+	vmsa->efer = EFER_SVME;
+	vmsa->sev_features = info->guest_sev_features;
+	vmsa->cs = (struct vmsa_seg){ .selector = 0xF000,
+				      .attrib = 0x9B,
+				      .limit = 0xFFFF,
+				      .base = 0xFFFF0000 };
+	vmsa->ds = (struct vmsa_seg){ .attrib = 0x93, .limit = 0xFFFF };
+	vmsa->es = vmsa->ds;
+	vmsa->fs = vmsa->ds;
+	vmsa->gs = vmsa->ds;
+	vmsa->ss = vmsa->ds;
+	vmsa->gdtr.limit = 0xFFFF;
+	vmsa->idtr.limit = 0xFFFF;
+	vmsa->ldtr = (struct vmsa_seg){ .attrib = 0x82, .limit = 0xFFFF };
+	vmsa->tr = (struct vmsa_seg){ .attrib = 0x83, .limit = 0xFFFF };
+	vmsa->rip = info->guest_entry_rip;
+	vmsa->cr0 = 0x60000010ull;
+	vmsa->rflags = 0x2;
+	vmsa->dr6 = 0xFFFF0FF0ull;
+	vmsa->dr7 = 0x400;
+	vmsa->g_pat = 0x0007040600070406ull;
+	vmsa->xcr0 = 1;
+	vmsa->mxcsr = 0x1F80;
+	vmsa->x87_ftw = 0x5555;
+	vmsa->x87_fcw = 0x40;
+}
+
+/* The boot vCPU's VMSA lives in SVSM memory: no guest VMPL may read it. */
+static enum svsm_err init_boot_vcpu(const struct svsm_boot_info *info,
+				    gpa_t *boot_vmsa)
+{
+	struct snp_vmsa *vmsa = page_alloc(0);
+	struct vcpu *v = obj_alloc(sizeof(*v));
+	gpa_t gpa;
+
+	if (vmsa == NULL || v == NULL) {
+		return SVSM_E_NOMEM;
+	}
+	init_reset_vmsa(vmsa, info);
+	gpa = page_to_gpa(vmsa);
+	if (page_make_vmsa(gpa, 0) != SNP_RET_SUCCESS) {
+		return SVSM_E_ADDR;
+	}
+	v->vmsa_gpa = gpa;
+	v->caa_gpa = info->guest_caa;
+	v->apic_id = info->apic_ids[0];
+	v->is_startup = true;
+	v->vmsa = vmsa;
+	vcpu_register(v);
+	*boot_vmsa = gpa;
+	return SVSM_OK;
+}
+
+static enum svsm_err init_check_info(const struct svsm_boot_info *info)
+{
+	uint64_t heap_end = gpa_val(info->heap.base) + info->heap.size;
+	uint64_t svsm_end = gpa_val(info->svsm.base) + info->svsm.size;
+
+	if (info->guest_vmpl == 0 || info->guest_vmpl >= SNP_VMPL_COUNT ||
+	    (info->guest_sev_features & SEV_FEAT_SNP_ACTIVE) == 0 ||
+	    (info->guest_sev_features & ~svsm_permitted_sev_features()) != 0 ||
+	    gpa_val(info->heap.base) < gpa_val(info->svsm.base) ||
+	    heap_end > svsm_end || heap_end < gpa_val(info->heap.base) ||
+	    !memmap_overlaps_svsm(info->psp_secrets, SNP_PAGE_SIZE) ||
+	    !owner_is_guest_page_free(info->guest_secrets, SNP_PAGE_SIZE) ||
+	    !owner_is_guest_page_free(info->guest_caa, SNP_PAGE_SIZE) ||
+	    gpa_eq(info->guest_secrets, info->guest_caa)) {
+		return SVSM_E_INVAL;
+	}
+	return SVSM_OK;
+}
+
+enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
+{
+	void *heap;
+	enum svsm_err err;
+
+	LOG_NOTICE("csvsm %s on %s: SVSM at %llx+%llx, guest VMPL%u, %u CPUs",
+		   SVSM_VERSION, info->platform_name,
+		   (unsigned long long)gpa_val(info->svsm.base),
+		   (unsigned long long)info->svsm.size, info->guest_vmpl,
+		   info->cpu_count);
+	vcpu_registry_init();
+	deposit_reset();
+	err = memmap_init(info->ram, info->ram_count, info->svsm);
+	if (err == SVSM_OK) {
+		err = init_check_info(info);
+	}
+	if (err != SVSM_OK) {
+		return err;
+	}
+	guest_vmpl = info->guest_vmpl;
+	guest_sev_features = info->guest_sev_features;
+	heap = plat_map_private(info->heap.base, info->heap.size);
+	err = mem_init(heap, info->heap.size, info->heap.base);
+	if (err == SVSM_OK) {
+		err = deposit_init(memmap_ram_top());
+	}
+	if (err == SVSM_OK && !cpu_table_init(info->apic_ids, info->cpu_count)) {
+		err = SVSM_E_INVAL;
+	}
+	if (err == SVSM_OK) {
+		err = init_guest_secrets(info);
+	}
+	if (err == SVSM_OK) {
+		err = init_guest_caa(info->guest_caa);
+	}
+	if (err == SVSM_OK) {
+		err = init_boot_vcpu(info, boot_vmsa);
+	}
+	if (err == SVSM_OK) {
+		LOG_INFO("heap: %llu free pages; services: core protocol v1",
+			 (unsigned long long)mem_heap_free_pages());
+	}
+	return err;
+}

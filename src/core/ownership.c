@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#include "svsm/deposit.h"
+#include "svsm/memmap.h"
+#include "svsm/ownership.h"
+#include "svsm/vcpu.h"
+
+bool owner_is_guest_accessible(gpa_t gpa, uint64_t len)
+{
+	/* is_guest_ram() first: it rejects empty and wrapping ranges. */
+	return memmap_is_guest_ram(gpa, len) &&
+	       !memmap_overlaps_svsm(gpa, len) &&
+	       !vcpu_overlaps_vmsa(gpa, len) && !deposit_overlaps(gpa, len);
+}
+
+bool owner_is_guest_page_free(gpa_t gpa, uint64_t len)
+{
+	return owner_is_guest_accessible(gpa, len) &&
+	       !vcpu_overlaps_caa(gpa, len);
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SVSM_CORE_CREATE_VCPU and SVSM_CORE_DELETE_VCPU (58019 sections 6.3, 6.4).
+ * Threat T06: a VMSA is the register state of a VMPL the guest must not
+ * control beyond what it could do itself. The page is taken from the guest
+ * (its access revoked) before it is read, checked on the SVSM's copy, and
+ * only then given the VMSA bit, with read-only guest access (Linux reads
+ * sev_features back for AP_CREATION).
+ */
+#include "abi/snp.h"
+#include "abi/svsm_call.h"
+#include "svsm/guestmem.h"
+#include "svsm/mem.h"
+#include "svsm/ownership.h"
+#include "svsm/page_state.h"
+#include "svsm/plat.h"
+#include "svsm/protocol.h"
+#include "svsm/svsm.h"
+
+static uint32_t vmsa_check(const struct snp_vmsa *vmsa,
+			   const struct vcpu *caller)
+{
+	uint64_t feat = vmsa->sev_features;
+
+	if (vmsa->vmpl != svsm_guest_vmpl() || (vmsa->efer & EFER_SVME) == 0 ||
+	    feat != caller->vmsa->sev_features ||
+	    (feat & ~svsm_permitted_sev_features()) != 0 ||
+	    (feat & SEV_FEAT_SNP_ACTIVE) == 0) {
+		return SVSM_ERR_INVALID_PARAMETER;
+	}
+	return SVSM_SUCCESS;
+}
+
+/* Give a page back after a failed CREATE_VCPU. An RMPADJUST on a page this
+ * call has just adjusted cannot fail unless the hypervisor changed the RMP
+ * under us; the page then stays without guest access, which is safe. */
+static void vmsa_give_back(gpa_t gpa)
+{
+	(void)page_grant_guest(gpa, PAGE_4K);
+}
+
+uint32_t core_create_vcpu(struct call_ctx *ctx)
+{
+	gpa_t vmsa_gpa = gpa_init(ctx->rcx);
+	gpa_t caa_gpa = gpa_init(ctx->rdx);
+	uint32_t apic_id = (uint32_t)ctx->r8;
+	struct snp_vmsa *copy = (struct snp_vmsa *)ctx->cpu->scratch;
+	struct vcpu *v;
+	uint8_t probe = 0;
+	uint32_t ret;
+	uint32_t rc;
+
+	/* Decode: every check that needs no state change. */
+	if (!gpa_is_aligned(vmsa_gpa, SNP_PAGE_SIZE) ||
+	    !gpa_is_aligned(caa_gpa, SNP_PAGE_SIZE)) {
+		return SVSM_ERR_INVALID_PARAMETER;
+	}
+	if (gpa_eq(vmsa_gpa, caa_gpa) ||
+	    !owner_is_guest_page_free(vmsa_gpa, SNP_PAGE_SIZE) ||
+	    !owner_is_guest_page_free(caa_gpa, SNP_PAGE_SIZE)) {
+		return SVSM_ERR_INVALID_ADDRESS;
+	}
+	if (cpu_by_apic(apic_id) == NULL) {
+		return SVSM_ERR_INVALID_PARAMETER;
+	}
+	if (guestmem_read(caa_gpa, &probe, 1) != SVSM_OK) {
+		return SVSM_ERR_INVALID_ADDRESS;
+	}
+	v = obj_alloc(sizeof(*v));
+	if (v == NULL) {
+		return SVSM_RESULT_NEED_MEMORY(1);
+	}
+
+	/* Invoke: take the page, then read and check the SVSM's copy. */
+	rc = page_revoke_guest(vmsa_gpa, PAGE_4K);
+	if (rc != SNP_RET_SUCCESS) {
+		obj_free(v);
+		return core_rmp_result(rc);
+	}
+	if (guestmem_read(vmsa_gpa, copy, sizeof(*copy)) != SVSM_OK) {
+		ret = SVSM_ERR_INVALID_ADDRESS;
+		goto fail;
+	}
+	ret = vmsa_check(copy, ctx->caller);
+	if (ret != SVSM_SUCCESS) {
+		goto fail;
+	}
+	rc = page_make_vmsa(vmsa_gpa, RMPADJUST_READ);
+	if (rc != SNP_RET_SUCCESS) {
+		ret = core_rmp_result(rc);
+		goto fail;
+	}
+	v->vmsa_gpa = vmsa_gpa;
+	v->caa_gpa = caa_gpa;
+	v->apic_id = apic_id;
+	v->vmsa = plat_map_private(vmsa_gpa, SNP_PAGE_SIZE);
+	vcpu_register(v);
+	return SVSM_SUCCESS;
+fail:
+	vmsa_give_back(vmsa_gpa);
+	obj_free(v);
+	return ret;
+}
+
+uint32_t core_delete_vcpu(struct call_ctx *ctx)
+{
+	gpa_t vmsa_gpa = gpa_init(ctx->rcx);
+	struct vcpu *v;
+	uint64_t efer;
+	uint32_t rc;
+
+	if (!gpa_is_aligned(vmsa_gpa, SNP_PAGE_SIZE)) {
+		return SVSM_ERR_INVALID_PARAMETER;
+	}
+	v = vcpu_find_by_vmsa(vmsa_gpa);
+	if (v == NULL || v->is_startup || v->vmsa->vmpl < svsm_guest_vmpl()) {
+		return SVSM_ERR_INVALID_PARAMETER;
+	}
+	/* The host must not enter it again; a VMSA that is running refuses
+	 * to lose its VMSA bit (FAIL_INUSE) and keeps SVME. */
+	efer = v->vmsa->efer;
+	v->vmsa->efer = efer & ~EFER_SVME;
+	rc = page_clear_vmsa(vmsa_gpa);
+	if (rc != SNP_RET_SUCCESS) {
+		v->vmsa->efer = efer;
+		return core_rmp_result(rc);
+	}
+	vcpu_unregister(v);
+	plat_unmap_private(v->vmsa, SNP_PAGE_SIZE);
+	if (v == ctx->caller) {
+		ctx->caller_deleted = true; /* this call never returns */
+	}
+	obj_free(v);
+	return core_rmp_result(page_grant_guest(vmsa_gpa, PAGE_4K));
+}

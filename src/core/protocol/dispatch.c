@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Protocol dispatch: a switch, not a table of mutable function pointers
+ * (docs/coding-style.md). QUERY_PROTOCOL answers from protocols_offered[],
+ * and the dispatcher serves exactly the protocols listed there.
+ */
+#include "abi/svsm_call.h"
+#include "svsm/protocol.h"
+#include "svsm/std.h"
+
+static const struct protocol_version_range protocols_offered[] = {
+	{ .protocol = SVSM_PROTOCOL_CORE, .min_version = 1, .max_version = 1 },
+};
+
+const struct protocol_version_range *protocol_offered(uint32_t protocol)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(protocols_offered); i++) {
+		if (protocols_offered[i].protocol == protocol) {
+			return &protocols_offered[i];
+		}
+	}
+	return NULL;
+}
+
+uint32_t protocol_dispatch(struct call_ctx *ctx)
+{
+	switch (SVSM_CALL_PROTOCOL(ctx->rax)) {
+	case SVSM_PROTOCOL_CORE:
+		return core_protocol_handle(ctx);
+	default:
+		return SVSM_ERR_UNSUPPORTED_PROTOCOL;
+	}
+}

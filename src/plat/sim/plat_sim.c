@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sim platform: the SVSM runs as ordinary hosted code; "hardware" is the
+ * RMP model and guest memory of the live struct sim_machine. Accesses the
+ * SVSM makes at VMPL0 are checked against the RMP as the CPU would, so an
+ * SVSM bug that touches an unvalidated page shows as a fault here too.
+ */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../sim/src/sim_internal.h"
+#include "svsm/check.h"
+#include "svsm/plat.h"
+#include "svsm/terminate.h"
+
+static struct sim_machine *machine(void)
+{
+	struct sim_machine *m = sim_current();
+
+	if (m == NULL) {
+		abort(); /* SVSM code ran without a machine: a harness bug */
+	}
+	return m;
+}
+
+uint32_t plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
+			bool *unchanged)
+{
+	struct sim_machine *m = machine();
+	uint32_t rc;
+
+	sim_bench_model_begin(m);
+	rc = rmp_pvalidate(&m->rmp, 0, gpa_val(gpa), size, validate,
+			   unchanged);
+	sim_bench_model_end(m);
+	return rc;
+}
+
+uint32_t plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
+{
+	struct sim_machine *m = machine();
+	uint32_t rc;
+
+	sim_bench_model_begin(m);
+	rc = rmp_rmpadjust(&m->rmp, 0, gpa_val(gpa), size, attrs);
+	sim_bench_model_end(m);
+	return rc;
+}
+
+void plat_flush_guest_tlb(void)
+{
+	machine()->stats.tlb_flushes++;
+}
+
+/* VMPL0 may access any validated guest-owned page. */
+static bool vmpl0_can_access(struct sim_machine *m, gpa_t gpa, size_t len)
+{
+	uint64_t start = gpa_val(gpa);
+	uint64_t page;
+	bool ok = true;
+
+	if (len == 0 || start >= m->cfg.guest_mem_size ||
+	    len > m->cfg.guest_mem_size - start) {
+		return false;
+	}
+	sim_bench_model_begin(m);
+	for (page = start & ~(SNP_PAGE_SIZE - 1); ok && page < start + len;
+	     page += SNP_PAGE_SIZE) {
+		ok = rmp_check_access(&m->rmp, 0, page, RMP_PERM_READ) ==
+		     RMP_ACCESS_OK;
+	}
+	sim_bench_model_end(m);
+	return ok;
+}
+
+bool plat_guest_read(gpa_t gpa, void *dst, size_t len)
+{
+	struct sim_machine *m = machine();
+
+	if (!vmpl0_can_access(m, gpa, len)) {
+		return false;
+	}
+	memcpy(dst, m->mem + gpa_val(gpa), len);
+	return true;
+}
+
+bool plat_guest_write(gpa_t gpa, const void *src, size_t len)
+{
+	struct sim_machine *m = machine();
+
+	if (!vmpl0_can_access(m, gpa, len)) {
+		return false;
+	}
+	memcpy(m->mem + gpa_val(gpa), src, len);
+	return true;
+}
+
+bool plat_guest_zero(gpa_t gpa, size_t len)
+{
+	struct sim_machine *m = machine();
+
+	if (!vmpl0_can_access(m, gpa, len)) {
+		return false;
+	}
+	memset(m->mem + gpa_val(gpa), 0, len);
+	return true;
+}
+
+bool plat_guest_xchg_u8(gpa_t gpa, uint8_t val, uint8_t *old)
+{
+	struct sim_machine *m = machine();
+
+	if (!vmpl0_can_access(m, gpa, 1)) {
+		return false;
+	}
+	*old = __atomic_exchange_n(m->mem + gpa_val(gpa), val,
+				   __ATOMIC_SEQ_CST);
+	return true;
+}
+
+void *plat_map_private(gpa_t gpa, size_t len)
+{
+	struct sim_machine *m = machine();
+
+	/* Callers own the range: anything else is an SVSM bug. */
+	CHECK(len != 0 && gpa_val(gpa) < m->cfg.guest_mem_size &&
+	      len <= m->cfg.guest_mem_size - gpa_val(gpa));
+	return m->mem + gpa_val(gpa);
+}
+
+void plat_unmap_private(void *va, size_t len)
+{
+	(void)va;
+	(void)len;
+}
+
+void plat_console_write(const char *s, size_t len)
+{
+	struct sim_machine *m = machine();
+	size_t room = SIM_CONSOLE_SIZE - 1 - m->console_len;
+	size_t n = len < room ? len : room;
+
+	memcpy(m->console + m->console_len, s, n);
+	m->console_len += n;
+	m->console[m->console_len] = '\0';
+	if (m->cfg.log_stderr) {
+		(void)fwrite(s, 1, len, stderr);
+	}
+}
+
+void plat_terminate(uint32_t reason_set, uint32_t reason_code)
+{
+	struct sim_machine *m = machine();
+
+	m->terminated = true;
+	m->term_set = reason_set;
+	m->term_code = reason_code;
+	if (m->cfg.abort_on_panic && reason_set == TERM_SET_CSVSM &&
+	    reason_code == TERM_CSVSM_PANIC) {
+		fprintf(stderr, "%s", m->console);
+		abort();
+	}
+	if (m->svsm_jmp == NULL) {
+		abort(); /* terminate outside an SVSM entry: a harness bug */
+	}
+	longjmp(*m->svsm_jmp, 1);
+}
