@@ -17,5 +17,11 @@
 
 bool owner_is_guest_accessible(gpa_t gpa, uint64_t len);
 bool owner_is_guest_page_free(gpa_t gpa, uint64_t len);
+/**
+ * Does [gpa, gpa+len) touch the control bytes (call_pending, mem_available,
+ * reserved: the first 8) of a live Calling Area? Parameter and output
+ * buffers may use a CA's buffer, never its control bytes (T09).
+ */
+bool owner_overlaps_caa_control(gpa_t gpa, uint64_t len);
 
 #endif /* SVSM_OWNERSHIP_H */

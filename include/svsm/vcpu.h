@@ -50,5 +50,6 @@ struct vcpu *vcpu_startup(void);
 unsigned vcpu_count(void);
 bool vcpu_overlaps_vmsa(gpa_t gpa, uint64_t len);
 bool vcpu_overlaps_caa(gpa_t gpa, uint64_t len);
+bool vcpu_overlaps_caa_control(gpa_t gpa, uint64_t len);
 
 #endif /* SVSM_VCPU_H */

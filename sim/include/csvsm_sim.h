@@ -105,10 +105,12 @@ enum sim_status sim_call(struct sim_machine *m, unsigned vcpu,
 /** The secrets page GPA the guest is given (its SVSM fields are filled). */
 uint64_t sim_secrets_gpa(const struct sim_machine *m);
 /** The CA GPA as the guest first sees it: the secrets page's SVSM_CAA for
- * vCPU 0; 0 for a vCPU that has none yet. */
+ * vCPU 0; for an AP, the one given to sim_ap_create(). 0 also for a vCPU
+ * that has none yet: sim_vcpu_has_caa() tells them apart. */
 uint64_t sim_initial_caa_gpa(const struct sim_machine *m, unsigned vcpu);
 /** The CA the guest model will use for its next call on @vcpu. */
 uint64_t sim_current_caa_gpa(const struct sim_machine *m, unsigned vcpu);
+bool sim_vcpu_has_caa(const struct sim_machine *m, unsigned vcpu);
 uint64_t sim_svsm_base(const struct sim_machine *m);
 uint64_t sim_svsm_size(const struct sim_machine *m);
 uint64_t sim_guest_mem_size(const struct sim_machine *m);

@@ -111,7 +111,7 @@ enum sim_status sim_call(struct sim_machine *m, unsigned vcpu,
 	if (!vcpu_runnable(m, vcpu) || m->vcpu[vcpu].running) {
 		return SIM_NOT_RUNNABLE;
 	}
-	if (caa == 0 || !guest_xchg_pending(m, caa, SVSM_CALL_PENDING_SET,
+	if (!m->vcpu[vcpu].has_caa || !guest_xchg_pending(m, caa, SVSM_CALL_PENDING_SET,
 					    &old)) {
 		return SIM_GUEST_FAULT;
 	}
@@ -208,10 +208,11 @@ enum sim_status sim_ap_create(struct sim_machine *m, unsigned vcpu,
 	}
 	/* KVM accepts the GPA; whether it can run is decided at VMRUN. */
 	m->vcpu[vcpu].vmsa_gpa = vmsa_gpa;
-	m->vcpu[vcpu].caa_gpa = caa_gpa;
-	if (m->vcpu[vcpu].initial_caa_gpa == 0) {
+	if (!m->vcpu[vcpu].has_caa) {
 		m->vcpu[vcpu].initial_caa_gpa = caa_gpa;
 	}
+	m->vcpu[vcpu].caa_gpa = caa_gpa;
+	m->vcpu[vcpu].has_caa = true;
 	return vcpu_runnable(m, vcpu) ? SIM_OK : SIM_NOT_RUNNABLE;
 }
 

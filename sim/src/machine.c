@@ -163,6 +163,7 @@ static bool sim_boot_svsm(struct sim_machine *m)
 	}
 	m->vcpu[0].vmsa_gpa = gpa_val(boot_vmsa);
 	m->vcpu[0].caa_gpa = c->guest_caa_gpa;
+	m->vcpu[0].has_caa = true;
 	m->vcpu[0].initial_caa_gpa = c->guest_caa_gpa;
 	m->secrets_gpa = c->guest_secrets_gpa;
 	return true;
@@ -183,7 +184,8 @@ struct sim_machine *sim_create(const struct sim_config *cfg)
 	m->cfg = *cfg;
 	m->rng = cfg->seed != 0 ? cfg->seed : 1;
 	pages = cfg->guest_mem_size / SNP_PAGE_SIZE;
-	m->mem = calloc(1, cfg->guest_mem_size);
+	/* 2 MiB aligned like guest RAM; sim_launch() writes every byte. */
+	m->mem = aligned_alloc(SNP_PAGE_SIZE_2M, cfg->guest_mem_size);
 	m->rmp_entries = calloc(pages, sizeof(*m->rmp_entries));
 	if (m->mem == NULL || m->rmp_entries == NULL) {
 		free(m->mem);
@@ -227,6 +229,11 @@ uint64_t sim_initial_caa_gpa(const struct sim_machine *m, unsigned vcpu)
 uint64_t sim_current_caa_gpa(const struct sim_machine *m, unsigned vcpu)
 {
 	return vcpu < m->cfg.vcpu_count ? m->vcpu[vcpu].caa_gpa : 0;
+}
+
+bool sim_vcpu_has_caa(const struct sim_machine *m, unsigned vcpu)
+{
+	return vcpu < m->cfg.vcpu_count && m->vcpu[vcpu].has_caa;
 }
 
 uint64_t sim_svsm_base(const struct sim_machine *m)

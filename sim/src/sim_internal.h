@@ -15,6 +15,7 @@
 struct sim_vcpu {
 	uint64_t vmsa_gpa; /* what the hypervisor runs at the guest VMPL */
 	uint64_t caa_gpa;  /* the guest model's current Calling Area */
+	bool has_caa;	   /* GPA 0 is a valid CA: no sentinel */
 	uint64_t initial_caa_gpa;
 	bool running;	   /* another CPU is running it */
 };

@@ -2,6 +2,7 @@
 #include "abi/svsm_core.h"
 #include "svsm/guest_list.h"
 #include "svsm/guestmem.h"
+#include "svsm/ownership.h"
 
 enum svsm_err guest_list_check(uint64_t page_offset, uint16_t entries,
 			       uint16_t next)
@@ -24,6 +25,9 @@ enum svsm_err guest_list_read(gpa_t gpa, struct guest_list *list)
 
 	if (!gpa_is_aligned(gpa, SVSM_LIST_ALIGN)) {
 		return SVSM_E_INVAL;
+	}
+	if (owner_overlaps_caa_control(gpa, sizeof(hdr))) {
+		return SVSM_E_ADDR;
 	}
 	err = guestmem_read(gpa, &hdr, sizeof(hdr));
 	if (err != SVSM_OK) {

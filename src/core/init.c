@@ -181,9 +181,17 @@ static enum svsm_err init_check_info(const struct svsm_boot_info *info)
 	return SVSM_OK;
 }
 
+/* Each step logs why it failed: a refused boot is never silent. */
+static enum svsm_err init_step(enum svsm_err err, const char *what)
+{
+	if (err != SVSM_OK) {
+		LOG_NOTICE("boot: %s failed (error %d)", what, (int)err);
+	}
+	return err;
+}
+
 enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 {
-	void *heap;
 	enum svsm_err err;
 
 	LOG_NOTICE("csvsm %s on %s: SVSM at %llx+%llx, guest VMPL%u, %u CPUs",
@@ -193,31 +201,35 @@ enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 		   info->cpu_count);
 	vcpu_registry_init();
 	deposit_reset();
-	err = memmap_init(info->ram, info->ram_count, info->svsm);
+	err = init_step(memmap_init(info->ram, info->ram_count, info->svsm),
+			"memory map");
 	if (err == SVSM_OK) {
-		err = init_check_info(info);
+		err = init_step(init_check_info(info), "boot information");
 	}
 	if (err != SVSM_OK) {
 		return err;
 	}
 	guest_vmpl = info->guest_vmpl;
 	guest_sev_features = info->guest_sev_features;
-	heap = plat_map_private(info->heap.base, info->heap.size);
-	err = mem_init(heap, info->heap.size, info->heap.base);
+	err = init_step(mem_init(plat_map_private(info->heap.base,
+						  info->heap.size),
+				 info->heap.size, info->heap.base),
+			"heap");
 	if (err == SVSM_OK) {
-		err = deposit_init(memmap_ram_top());
+		err = init_step(deposit_init(memmap_ram_top()), "deposit map");
 	}
-	if (err == SVSM_OK && !cpu_table_init(info->apic_ids, info->cpu_count)) {
-		err = SVSM_E_INVAL;
-	}
-	if (err == SVSM_OK) {
-		err = init_guest_secrets(info);
-	}
-	if (err == SVSM_OK) {
-		err = init_guest_caa(info->guest_caa);
+	if (err == SVSM_OK &&
+	    !cpu_table_init(info->apic_ids, info->cpu_count)) {
+		err = init_step(SVSM_E_INVAL, "CPU table");
 	}
 	if (err == SVSM_OK) {
-		err = init_boot_vcpu(info, boot_vmsa);
+		err = init_step(init_guest_secrets(info), "guest secrets page");
+	}
+	if (err == SVSM_OK) {
+		err = init_step(init_guest_caa(info->guest_caa), "calling area");
+	}
+	if (err == SVSM_OK) {
+		err = init_step(init_boot_vcpu(info, boot_vmsa), "boot vCPU");
 	}
 	if (err == SVSM_OK) {
 		LOG_INFO("heap: %llu free pages; services: core protocol v1",

@@ -12,6 +12,11 @@ bool owner_is_guest_accessible(gpa_t gpa, uint64_t len)
 	       !vcpu_overlaps_vmsa(gpa, len) && !deposit_overlaps(gpa, len);
 }
 
+bool owner_overlaps_caa_control(gpa_t gpa, uint64_t len)
+{
+	return vcpu_overlaps_caa_control(gpa, len);
+}
+
 bool owner_is_guest_page_free(gpa_t gpa, uint64_t len)
 {
 	return owner_is_guest_accessible(gpa, len) &&

@@ -3,6 +3,7 @@
  * The vCPU registry. Lookups are linear: the registry holds at most a few
  * vCPUs per SVSM CPU, and SVSM_MAX_CPUS is small.
  */
+#include "abi/svsm_caa.h"
 #include "svsm/check.h"
 #include "svsm/overflow.h"
 #include "svsm/spinlock.h"
@@ -155,15 +156,25 @@ bool vcpu_overlaps_vmsa(gpa_t gpa, uint64_t len)
 	return false;
 }
 
-bool vcpu_overlaps_caa(gpa_t gpa, uint64_t len)
+static bool vcpu_overlaps_caa_bytes(gpa_t gpa, uint64_t len, uint64_t bytes)
 {
 	struct vcpu *v;
 
 	for (v = vcpu_list; v != NULL; v = v->next) {
 		if (ranges_overlap(gpa_val(gpa), len, gpa_val(v->caa_gpa),
-				   SNP_PAGE_SIZE)) {
+				   bytes)) {
 			return true;
 		}
 	}
 	return false;
+}
+
+bool vcpu_overlaps_caa(gpa_t gpa, uint64_t len)
+{
+	return vcpu_overlaps_caa_bytes(gpa, len, SNP_PAGE_SIZE);
+}
+
+bool vcpu_overlaps_caa_control(gpa_t gpa, uint64_t len)
+{
+	return vcpu_overlaps_caa_bytes(gpa, len, SVSM_CAA_OFF_BUFFER);
 }

@@ -131,6 +131,10 @@ uint32_t core_withdraw_mem(struct call_ctx *ctx)
 	if (capacity == 0) {
 		return SVSM_ERR_INVALID_PARAMETER;
 	}
+	if (owner_overlaps_caa_control(out, SNP_PAGE_SIZE -
+						    gpa_page_offset(out))) {
+		return SVSM_ERR_INVALID_ADDRESS;
+	}
 	/* Probe the output area before any page leaves the SVSM. */
 	if (guestmem_write(out, &hdr, sizeof(hdr)) != SVSM_OK) {
 		return SVSM_ERR_INVALID_ADDRESS;
@@ -153,8 +157,8 @@ uint32_t core_withdraw_mem(struct call_ctx *ctx)
 	}
 	hdr.entries = count;
 	withdraw_update_mem_available();
-	if (guestmem_write(gpa_add(out, sizeof(hdr)), list,
-			   (size_t)count * 8u) != SVSM_OK ||
+	if ((count > 0 && guestmem_write(gpa_add(out, sizeof(hdr)), list,
+					 (size_t)count * 8u) != SVSM_OK) ||
 	    guestmem_write(out, &hdr, sizeof(hdr)) != SVSM_OK) {
 		/* The pages are the guest's again; only the list is lost. */
 		return SVSM_ERR_INVALID_ADDRESS;
