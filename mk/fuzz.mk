@@ -3,7 +3,8 @@
 
 FUZZ_OBJ := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 300
-FUZZ_SMOKE_RUNS ?= 20000
+FUZZ_SMOKE_RUNS ?= 200000
+FUZZ_SMOKE_SECONDS ?= 30
 FUZZ_TARGETS := $(patsubst test/fuzz/%.c,$(BIN)/fuzz-%,$(FUZZ_SRCS))
 
 $(FUZZ_OBJ)/%.o: %.c
@@ -20,9 +21,10 @@ fuzz-build: $(FUZZ_TARGETS)
 
 fuzz-smoke: $(FUZZ_TARGETS)
 	@for t in $(FUZZ_TARGETS); do \
-		echo "fuzz smoke: $$t ($(FUZZ_SMOKE_RUNS) runs)"; \
+		echo "fuzz smoke: $$t (at most $(FUZZ_SMOKE_RUNS) runs, $(FUZZ_SMOKE_SECONDS)s)"; \
 		mkdir -p $(BUILD)/corpus/$$(basename $$t); \
-		$$t -runs=$(FUZZ_SMOKE_RUNS) -seed=1 -max_len=4096 \
+		$$t -runs=$(FUZZ_SMOKE_RUNS) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
+			-seed=1 -max_len=4096 \
 			$(BUILD)/corpus/$$(basename $$t) >$(BUILD)/$$(basename $$t).log 2>&1 \
 			|| { tail -40 $(BUILD)/$$(basename $$t).log; exit 1; }; \
 	done

@@ -159,6 +159,14 @@ uint64_t sim_vmsa_gpa(const struct sim_machine *m, unsigned vcpu);
 enum sim_status sim_vmsa_read(const struct sim_machine *m, unsigned vcpu,
 			      void *buf4k);
 
+/**
+ * The machine's security invariants: the SVSM has not terminated, no page
+ * of the SVSM region is accessible at any guest VMPL, and no VMSA page is
+ * writable at any guest VMPL. False with a reason in @why if one fails.
+ */
+bool sim_check_invariants(const struct sim_machine *m, char *why,
+			  size_t why_len);
+
 void sim_get_stats(const struct sim_machine *m, struct sim_stats *stats);
 /** True once the SVSM terminated the VM; *set and *code give the reason. */
 bool sim_terminated(const struct sim_machine *m, uint32_t *set,

@@ -181,14 +181,8 @@ enum sim_status sim_hv_page_state(struct sim_machine *m, uint64_t gpa,
 		return SIM_BAD_ARG;
 	}
 	if (to_private) {
-		uint64_t off;
-
 		/* What the guest will find before it validates: host data. */
-		for (off = 0; off < len; off += 8) {
-			uint64_t v = sim_rng_next(m) | 1u;
-
-			memcpy(m->mem + gpa + off, &v, 8);
-		}
+		sim_fill_stale(m, gpa, len);
 	}
 	return SIM_OK;
 }

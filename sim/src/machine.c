@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "abi/snp.h"
 #include "sim_internal.h"
@@ -15,6 +16,37 @@
 #define MIB (1024ull * 1024ull)
 
 static struct sim_machine *live_machine;
+
+/*
+ * One spare guest-memory mapping, kept when a machine is destroyed: most of
+ * the cost of a new machine is the first touch of its pages, and tests and
+ * fuzzers make thousands. sim_launch() rewrites every byte of it.
+ */
+static uint8_t *spare_mem;
+static uint64_t spare_size;
+
+static uint8_t *guest_mem_get(uint64_t size)
+{
+	uint8_t *p;
+
+	if (spare_mem != NULL && spare_size == size) {
+		p = spare_mem;
+		spare_mem = NULL;
+		return p;
+	}
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void guest_mem_put(uint8_t *p, uint64_t size)
+{
+	if (spare_mem != NULL) {
+		munmap(spare_mem, spare_size);
+	}
+	spare_mem = p;
+	spare_size = size;
+}
 
 struct sim_machine *sim_current(void)
 {
@@ -48,7 +80,7 @@ static bool sim_config_ok(const struct sim_config *c)
 {
 	uint64_t pages = c->guest_mem_size / SNP_PAGE_SIZE;
 
-	return c->guest_mem_size >= 8 * MIB &&
+	return c->guest_mem_size >= 4 * MIB &&
 	       c->guest_mem_size <= 4096 * MIB &&
 	       (c->guest_mem_size % SNP_PAGE_SIZE_2M) == 0 &&
 	       c->vcpu_count >= 1 && c->vcpu_count <= SIM_MAX_VCPUS &&
@@ -63,15 +95,15 @@ static bool sim_config_ok(const struct sim_config *c)
 	       c->log_level >= 0 && c->log_level <= 5;
 }
 
-/* Contents a hypervisor could have left in a page it hands to the guest. */
-static void sim_fill_stale(struct sim_machine *m, uint64_t gpa, uint64_t len)
+/* Contents a hypervisor could have left in pages it hands to the guest:
+ * a non-zero byte pattern per page, different from page to page. */
+void sim_fill_stale(struct sim_machine *m, uint64_t gpa, uint64_t len)
 {
 	uint64_t off;
 
-	for (off = 0; off < len; off += 8) {
-		uint64_t v = sim_rng_next(m) | 0x0101010101010101ull;
-
-		memcpy(m->mem + gpa + off, &v, 8);
+	for (off = 0; off < len; off += SNP_PAGE_SIZE) {
+		memset(m->mem + gpa + off, (int)(sim_rng_next(m) | 1u) & 0xFF,
+		       SNP_PAGE_SIZE);
 	}
 }
 
@@ -184,11 +216,13 @@ struct sim_machine *sim_create(const struct sim_config *cfg)
 	m->cfg = *cfg;
 	m->rng = cfg->seed != 0 ? cfg->seed : 1;
 	pages = cfg->guest_mem_size / SNP_PAGE_SIZE;
-	/* 2 MiB aligned like guest RAM; sim_launch() writes every byte. */
-	m->mem = aligned_alloc(SNP_PAGE_SIZE_2M, cfg->guest_mem_size);
+	/* Page aligned, like RAM, and outside the sanitizers' heap. */
+	m->mem = guest_mem_get(cfg->guest_mem_size);
 	m->rmp_entries = calloc(pages, sizeof(*m->rmp_entries));
 	if (m->mem == NULL || m->rmp_entries == NULL) {
-		free(m->mem);
+		if (m->mem != NULL) {
+			guest_mem_put(m->mem, cfg->guest_mem_size);
+		}
 		free(m->rmp_entries);
 		free(m);
 		return NULL;
@@ -211,7 +245,7 @@ void sim_destroy(struct sim_machine *m)
 	if (live_machine == m) {
 		live_machine = NULL;
 	}
-	free(m->mem);
+	guest_mem_put(m->mem, m->cfg.guest_mem_size);
 	free(m->rmp_entries);
 	free(m);
 }
@@ -343,6 +377,43 @@ enum sim_status sim_guest_pvalidate(struct sim_machine *m, uint64_t gpa,
 			     size_2m ? RMP_PG_SIZE_2M : RMP_PG_SIZE_4K,
 			     validate, &unchanged);
 	return SIM_OK;
+}
+
+bool sim_check_invariants(const struct sim_machine *m, char *why,
+			  size_t why_len)
+{
+	uint64_t base = m->cfg.svsm_base;
+	uint64_t end = base + m->cfg.svsm_size;
+	uint64_t pfn;
+
+	if (m->terminated) {
+		snprintf(why, why_len, "terminated: set %u code %u",
+			 m->term_set, m->term_code);
+		return false;
+	}
+	for (pfn = 0; pfn < m->rmp.page_count; pfn++) {
+		const struct rmp_entry *e = &m->rmp.entry[pfn];
+		uint64_t gpa = pfn * SNP_PAGE_SIZE;
+		unsigned v;
+
+		for (v = 1; v < 4; v++) {
+			if (gpa >= base && gpa < end && e->perms[v] != 0) {
+				snprintf(why, why_len,
+					 "SVSM page %llx has VMPL%u perms %x",
+					 (unsigned long long)gpa, v,
+					 e->perms[v]);
+				return false;
+			}
+			if ((e->flags & RMP_F_VMSA) &&
+			    (e->perms[v] & RMP_PERM_WRITE)) {
+				snprintf(why, why_len,
+					 "VMSA page %llx writable at VMPL%u",
+					 (unsigned long long)gpa, v);
+				return false;
+			}
+		}
+	}
+	return true;
 }
 
 void sim_get_stats(const struct sim_machine *m, struct sim_stats *stats)

@@ -55,6 +55,7 @@ void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id);
 bool sim_guest_access(struct sim_machine *m, uint64_t gpa, uint64_t len,
 		      unsigned perm);
 uint64_t sim_rng_next(struct sim_machine *m);
+void sim_fill_stale(struct sim_machine *m, uint64_t gpa, uint64_t len);
 
 /* Benchmark scoping (callgrind collection), a no-op when scope is OFF. */
 void sim_bench_set_scope(struct sim_machine *m, enum sim_bench_scope s);

@@ -209,23 +209,9 @@ bool g_can_write(struct sim_machine *m, uint64_t gpa)
 
 void check_invariants(struct sim_machine *m)
 {
-	uint64_t base = sim_svsm_base(m);
-	uint64_t end = base + sim_svsm_size(m);
-	uint64_t gpa;
+	char why[128] = "";
 
-	ASSERT_FALSE(sim_terminated(m, NULL, NULL));
-	for (gpa = 0; gpa < sim_guest_mem_size(m); gpa += SNP_PAGE_SIZE) {
-		struct sim_rmp_info r;
-		unsigned v;
-
-		ASSERT_TRUE(sim_rmp_query(m, gpa, &r));
-		for (v = 1; v < 4; v++) {
-			if (gpa >= base && gpa < end) {
-				ASSERT_EQ(r.perms[v], 0);
-			}
-			if (r.vmsa) {
-				ASSERT_EQ(r.perms[v] & 0x2u, 0);
-			}
-		}
+	if (!sim_check_invariants(m, why, sizeof(why))) {
+		test_fail(__FILE__, __LINE__, true, "invariant: %s", why);
 	}
 }

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the libFuzzer targets: a small machine per input, and a crash
+ * (abort) whenever a security invariant breaks. */
+#ifndef TEST_FUZZ_HARNESS_H
+#define TEST_FUZZ_HARNESS_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "csvsm_sim.h"
+
+#define FUZZ_MEM (4ull << 20)
+
+static inline struct sim_machine *fuzz_machine(unsigned vcpus)
+{
+	struct sim_config cfg;
+	struct sim_machine *m;
+
+	sim_config_default(&cfg);
+	cfg.guest_mem_size = FUZZ_MEM;
+	cfg.svsm_base = 2ull << 20;
+	cfg.svsm_size = 1ull << 20;
+	cfg.guest_secrets_gpa = 0x300000;
+	cfg.guest_caa_gpa = 0x301000;
+	cfg.vcpu_count = vcpus;
+	cfg.abort_on_panic = true;
+	m = sim_create(&cfg);
+	if (m == NULL) {
+		abort();
+	}
+	return m;
+}
+
+static inline void fuzz_check(const struct sim_machine *m)
+{
+	char why[128];
+
+	if (!sim_check_invariants(m, why, sizeof(why))) {
+		fprintf(stderr, "invariant broken: %s\n%s", why,
+			sim_console(m));
+		abort();
+	}
+}
+
+static inline int fuzz_result_is_known(unsigned r)
+{
+	return r == 0 || (r >= 0x80000000u && r <= 0x80000007u) ||
+	       (r >= 0x80001000u && r <= 0x80001011u) ||
+	       (r & 0xC0000000u) == 0x40000000u;
+}
+
+#endif /* TEST_FUZZ_HARNESS_H */
