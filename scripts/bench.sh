@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# make bench: instruction counts (callgrind, so stable run to run) of the
+# SVSM's own code per core call, with the SNP model's cost given apart.
+# Zeroing a validated page is SVSM work too, but glibc's memset zeroes a
+# page with `rep stosb`, one instruction on hardware that valgrind counts
+# once per byte; so its share is shown separately as well.
+set -euo pipefail
+bench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+run() { # SCOPE PHASE ITERATIONS -> callgrind file
+	valgrind --tool=callgrind --collect-atstart=no \
+		--callgrind-out-file="$tmp/out.$1.$2" \
+		"$bench" "$1" "$2" "$3" >/dev/null 2>"$tmp/log.$1.$2" ||
+		{ cat "$tmp/log.$1.$2" >&2; exit 1; }
+}
+
+total() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
+
+# Split a run's self costs: "CORE GLUE ZERO" where GLUE is the simulator's
+# stand-ins for hardware instructions and the counting hooks (sim/src,
+# src/plat/sim), ZERO is memset (page zeroing), CORE the rest: the code
+# that runs unchanged on every platform.
+split_costs() {
+	callgrind_annotate --auto=no --threshold=100 "$1" >"$1.txt" 2>/dev/null || true
+	awk '
+	/^ *[0-9,]+ .*:/ {
+		n = $1; gsub(",", "", n)
+		if ($0 ~ /PROGRAM TOTALS/) next
+		if ($0 ~ /sim\/src\/|plat\/sim\//) glue += n
+		else if ($0 ~ /memset/) zero += n
+		else core += n
+	}
+	END { printf "%d %d %d\n", core, glue, zero }' "$1.txt"
+}
+
+report() { # PHASE ITERATIONS ENTRIES_PER_ITERATION LABEL GOAL
+	local model n costs
+	run svsm "$1" "$2"
+	run model "$1" "$2"
+	model=$(total "$tmp/out.model.$1")
+	costs=$(split_costs "$tmp/out.svsm.$1")
+	n=$(($2 * $3))
+	echo "$costs" | awk -v m="$model" -v n="$n" -v l="$4" -v g="$5" '{
+		printf "%-32s %9.1f %9.1f %11.1f %8.1f   %s\n",
+			l, $1 / n, $3 / n, $2 / n, m / n, g }'
+}
+
+echo "csvsm core protocol: instructions per unit inside the SVSM (callgrind)"
+printf "%-32s %9s %9s %11s %8s   %s\n" "" "core" "zeroing" "sim glue" \
+	"model" "goal (core)"
+report query 2000 1 "QUERY_PROTOCOL, per call" "< 1000"
+report val4k 20 510 "PVALIDATE 4K validate, /entry" "< 150"
+report inval4k 20 510 "PVALIDATE 4K invalidate, /entry" "< 150"
+report val2m 2 64 "PVALIDATE 2M validate, /entry" "-"
+report inval2m 2 64 "PVALIDATE 2M invalidate, /entry" "-"
+echo "core: SVSM code shared by every platform; zeroing: memset of newly"
+echo "validated pages (rep stosb, one instruction on hardware, counted per"
+echo "byte by valgrind); sim glue: the sim platform's stand-ins for single"
+echo "instructions (PVALIDATE, RMPADJUST, guest loads) and counting hooks;"
+echo "model: the SNP model playing the hardware. Lists of 510 x 4 KiB and"
+echo "64 x 2 MiB entries from the Calling Area."
