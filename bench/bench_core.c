@@ -12,11 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/src/sim_internal.h"
 #include "abi/snp.h"
 #include "abi/svsm_caa.h"
 #include "abi/svsm_call.h"
 #include "abi/svsm_core.h"
+
+#include "../sim/src/sim_internal.h"
 
 #define RAM 0x2000000ull
 
@@ -33,9 +34,9 @@ static void must(bool ok, const char *what)
 
 static void pvalidate_list(const uint64_t *e, unsigned n)
 {
-	struct svsm_list_hdr hdr = { .entries = (uint16_t)n };
-	struct sim_regs r = { .rax = SVSM_CALL(0, SVSM_CORE_PVALIDATE),
-			      .rcx = list };
+	struct svsm_list_hdr hdr = {.entries = (uint16_t)n};
+	struct sim_regs r = {.rax = SVSM_CALL(0, SVSM_CORE_PVALIDATE),
+			     .rcx = list};
 
 	must(sim_mem_write(m, list, &hdr, sizeof(hdr)) == SIM_OK, "list");
 	must(sim_mem_write(m, list + 8, e, n * 8u) == SIM_OK, "entries");
@@ -53,8 +54,9 @@ int main(int argc, char **argv)
 	unsigned k;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: csvsm-bench svsm|model "
-				"query|val4k|inval4k|val2m|inval2m ITERATIONS\n");
+		fprintf(stderr,
+			"usage: csvsm-bench svsm|model "
+			"query|val4k|inval4k|val2m|inval2m ITERATIONS\n");
 		return 2;
 	}
 	scope = strcmp(argv[1], "model") == 0 ? SIM_BENCH_MODEL
@@ -70,7 +72,8 @@ int main(int argc, char **argv)
 		uint64_t step = cfg.rmp_2m ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE;
 		uint64_t size = cfg.rmp_2m ? 1 : 0;
 
-		val[k] = (RAM + k * step) | size | PVALIDATE_ENTRY_ACTION_VALIDATE;
+		val[k] = (RAM + k * step) | size |
+			 PVALIDATE_ENTRY_ACTION_VALIDATE;
 		inval[k] = (RAM + k * step) | size;
 	}
 	for (i = 0; i < iterations; i++) {
@@ -80,8 +83,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[2], "query") == 0) {
 			struct sim_regs r = {
 				.rax = SVSM_CALL(0, SVSM_CORE_QUERY_PROTOCOL),
-				.rcx = 1
-			};
+				.rcx = 1};
 
 			sim_bench_set_scope(m, scope);
 			must(sim_call(m, 0, &r) == SIM_OK && r.rax == 0,

@@ -29,10 +29,10 @@
 #define SNP_RET_FAIL_SIZEMISMATCH 6u
 
 /* RMPADJUST RDX attributes (APM vol. 3). */
-#define RMPADJUST_VMPL_MASK 0xFFull /* [7:0] target VMPL */
-#define RMPADJUST_READ 0x100ull	    /* [8] */
-#define RMPADJUST_WRITE 0x200ull    /* [9] */
-#define RMPADJUST_EXEC_USER 0x400ull /* [10] */
+#define RMPADJUST_VMPL_MASK 0xFFull   /* [7:0] target VMPL */
+#define RMPADJUST_READ 0x100ull	      /* [8] */
+#define RMPADJUST_WRITE 0x200ull      /* [9] */
+#define RMPADJUST_EXEC_USER 0x400ull  /* [10] */
 #define RMPADJUST_EXEC_SUPER 0x800ull /* [11] */
 #define RMPADJUST_PERM_MASK 0xF00ull
 #define RMPADJUST_RWX 0xF00ull
@@ -43,22 +43,22 @@
 
 /* Secrets page (58019 Table 1; Linux struct snp_secrets_page). */
 struct snp_secrets_page {
-	uint32_t version;	      /* 0x000 */
-	uint32_t imien;		      /* 0x004: bit 0 IMIEN */
-	uint32_t fms;		      /* 0x008 */
-	uint32_t reserved0;	      /* 0x00C */
-	uint8_t gosvw[16];	      /* 0x010 */
-	uint8_t vmpck[4][32];	      /* 0x020: VMPCK0..3 */
-	uint8_t guest_os_area[96];    /* 0x0A0 */
+	uint32_t version;	       /* 0x000 */
+	uint32_t imien;		       /* 0x004: bit 0 IMIEN */
+	uint32_t fms;		       /* 0x008 */
+	uint32_t reserved0;	       /* 0x00C */
+	uint8_t gosvw[16];	       /* 0x010 */
+	uint8_t vmpck[4][32];	       /* 0x020: VMPCK0..3 */
+	uint8_t guest_os_area[96];     /* 0x0A0 */
 	uint8_t vmsa_tweak_bitmap[64]; /* 0x100 */
-	uint64_t svsm_base;	      /* 0x140 */
-	uint64_t svsm_size;	      /* 0x148: 0 means no SVSM */
-	uint64_t svsm_caa;	      /* 0x150 */
-	uint32_t svsm_max_version;    /* 0x158 */
-	uint8_t svsm_guest_vmpl;      /* 0x15C */
-	uint8_t reserved1[3];	      /* 0x15D */
-	uint32_t tsc_factor;	      /* 0x160 */
-	uint8_t reserved2[3740];      /* 0x164 */
+	uint64_t svsm_base;	       /* 0x140 */
+	uint64_t svsm_size;	       /* 0x148: 0 means no SVSM */
+	uint64_t svsm_caa;	       /* 0x150 */
+	uint32_t svsm_max_version;     /* 0x158 */
+	uint8_t svsm_guest_vmpl;       /* 0x15C */
+	uint8_t reserved1[3];	       /* 0x15D */
+	uint32_t tsc_factor;	       /* 0x160 */
+	uint8_t reserved2[3740];       /* 0x164 */
 };
 
 _Static_assert(sizeof(struct snp_secrets_page) == 4096,
@@ -95,34 +95,34 @@ _Static_assert(sizeof(struct vmsa_seg) == 16, "APM Table B-4: 16-byte segment");
  * struct sev_es_save_area, EXPECTED_SEV_ES_SAVE_AREA_SIZE = 0x670).
  */
 struct snp_vmsa {
-	struct vmsa_seg es, cs, ss, ds, fs, gs; /* 0x000 */
-	struct vmsa_seg gdtr, ldtr, idtr, tr;	/* 0x060 */
-	uint64_t pl0_ssp, pl1_ssp, pl2_ssp, pl3_ssp; /* 0x0A0 */
-	uint64_t u_cet;				     /* 0x0C0 */
-	uint8_t reserved_0c8[2];		     /* 0x0C8 */
-	uint8_t vmpl;				     /* 0x0CA */
-	uint8_t cpl;				     /* 0x0CB */
-	uint8_t reserved_0cc[4];		     /* 0x0CC */
-	uint64_t efer;				     /* 0x0D0 */
-	uint8_t reserved_0d8[104];		     /* 0x0D8 */
-	uint64_t xss;				     /* 0x140 */
-	uint64_t cr4;				     /* 0x148 */
-	uint64_t cr3;				     /* 0x150 */
-	uint64_t cr0;				     /* 0x158 */
-	uint64_t dr7;				     /* 0x160 */
-	uint64_t dr6;				     /* 0x168 */
-	uint64_t rflags;			     /* 0x170 */
-	uint64_t rip;				     /* 0x178 */
-	uint64_t dr0, dr1, dr2, dr3;		     /* 0x180 */
-	uint64_t dr0_mask, dr1_mask, dr2_mask, dr3_mask; /* 0x1A0 */
-	uint8_t reserved_1c0[24];			 /* 0x1C0 */
-	uint64_t rsp;					 /* 0x1D8 */
-	uint64_t s_cet;					 /* 0x1E0 */
-	uint64_t ssp;					 /* 0x1E8 */
-	uint64_t isst_addr;				 /* 0x1F0 */
-	uint64_t rax;					 /* 0x1F8 */
-	uint64_t star, lstar, cstar, sfmask;		 /* 0x200 */
-	uint64_t kernel_gs_base;			 /* 0x220 */
+	struct vmsa_seg es, cs, ss, ds, fs, gs;		  /* 0x000 */
+	struct vmsa_seg gdtr, ldtr, idtr, tr;		  /* 0x060 */
+	uint64_t pl0_ssp, pl1_ssp, pl2_ssp, pl3_ssp;	  /* 0x0A0 */
+	uint64_t u_cet;					  /* 0x0C0 */
+	uint8_t reserved_0c8[2];			  /* 0x0C8 */
+	uint8_t vmpl;					  /* 0x0CA */
+	uint8_t cpl;					  /* 0x0CB */
+	uint8_t reserved_0cc[4];			  /* 0x0CC */
+	uint64_t efer;					  /* 0x0D0 */
+	uint8_t reserved_0d8[104];			  /* 0x0D8 */
+	uint64_t xss;					  /* 0x140 */
+	uint64_t cr4;					  /* 0x148 */
+	uint64_t cr3;					  /* 0x150 */
+	uint64_t cr0;					  /* 0x158 */
+	uint64_t dr7;					  /* 0x160 */
+	uint64_t dr6;					  /* 0x168 */
+	uint64_t rflags;				  /* 0x170 */
+	uint64_t rip;					  /* 0x178 */
+	uint64_t dr0, dr1, dr2, dr3;			  /* 0x180 */
+	uint64_t dr0_mask, dr1_mask, dr2_mask, dr3_mask;  /* 0x1A0 */
+	uint8_t reserved_1c0[24];			  /* 0x1C0 */
+	uint64_t rsp;					  /* 0x1D8 */
+	uint64_t s_cet;					  /* 0x1E0 */
+	uint64_t ssp;					  /* 0x1E8 */
+	uint64_t isst_addr;				  /* 0x1F0 */
+	uint64_t rax;					  /* 0x1F8 */
+	uint64_t star, lstar, cstar, sfmask;		  /* 0x200 */
+	uint64_t kernel_gs_base;			  /* 0x220 */
 	uint64_t sysenter_cs, sysenter_esp, sysenter_eip; /* 0x228 */
 	uint64_t cr2;					  /* 0x240 */
 	uint8_t reserved_248[32];			  /* 0x248 */

@@ -16,9 +16,9 @@
 #define SVSM_CALL_PENDING_SET 1u
 
 struct svsm_caa {
-	uint8_t call_pending;	 /* 0x000 */
-	uint8_t mem_available;	 /* 0x001 */
-	uint8_t reserved[6];	 /* 0x002: need not be checked (58019) */
+	uint8_t call_pending;	   /* 0x000 */
+	uint8_t mem_available;	   /* 0x001 */
+	uint8_t reserved[6];	   /* 0x002: need not be checked (58019) */
 	uint8_t svsm_buffer[4088]; /* 0x008: memory-passed parameters */
 };
 

@@ -64,6 +64,6 @@
 #define SVSM_RESULT_NEED_MEMORY_MASK 0x3FFFFFFFu
 #define SVSM_RESULT_NEED_MEMORY(pages)                                         \
 	(SVSM_RESULT_NEED_MEMORY_BASE |                                        \
-	 ((uint32_t)(pages) & SVSM_RESULT_NEED_MEMORY_MASK))
+	 ((uint32_t)(pages)&SVSM_RESULT_NEED_MEMORY_MASK))
 
 #endif /* ABI_SVSM_CALL_H */

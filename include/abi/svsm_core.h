@@ -28,7 +28,7 @@ _Static_assert(offsetof(struct svsm_list_hdr, next) == 2,
 #define SVSM_LIST_ENTRY_SIZE 8u
 
 /* PVALIDATE entry (58019 Table 6; Linux struct svsm_pvalidate_entry). */
-#define PVALIDATE_ENTRY_SIZE_MASK 0x3ull      /* [1:0] 0 = 4K, 1 = 2M */
+#define PVALIDATE_ENTRY_SIZE_MASK 0x3ull       /* [1:0] 0 = 4K, 1 = 2M */
 #define PVALIDATE_ENTRY_ACTION_VALIDATE 0x4ull /* [2] 1 validate */
 #define PVALIDATE_ENTRY_IGNORE_CF 0x8ull       /* [3] */
 #define PVALIDATE_ENTRY_RESERVED_MASK 0xFF0ull /* [11:4] */
@@ -64,14 +64,14 @@ _Static_assert(sizeof(struct svsm_withdraw_hdr) == 8,
 	((((uint64_t)(max)) << 32) | (uint64_t)(uint32_t)(min))
 
 /* CONFIGURE_VTOM RCX (58019 6.8). */
-#define VTOM_RCX_QUERY 0x1ull		  /* [0] 1 query, 0 configure */
-#define VTOM_RCX_ENABLE 0x2ull		  /* [1] enable vTOM */
-#define VTOM_RCX_SET_CR3 0x4ull		  /* [2] VMSA.CR3 = RDX */
-#define VTOM_RCX_SET_RIP 0x8ull		  /* [3] VMSA.RIP = R8 */
-#define VTOM_RCX_SET_RSP 0x10ull	  /* [4] VMSA.RSP = R9 */
-#define VTOM_RCX_RESERVED_MASK 0xFE0ull	  /* [11:5] must be 0 */
-#define VTOM_RCX_VALUE_MASK (~0xFFFull)	  /* [63:12] vTOM */
-#define VTOM_QUERY_SUPPORTED 0x2ull	  /* query out RCX[1] */
-#define VTOM_QUERY_ALIGN_SHIFT 12u	  /* query out RCX[19:12] log2 */
+#define VTOM_RCX_QUERY 0x1ull		/* [0] 1 query, 0 configure */
+#define VTOM_RCX_ENABLE 0x2ull		/* [1] enable vTOM */
+#define VTOM_RCX_SET_CR3 0x4ull		/* [2] VMSA.CR3 = RDX */
+#define VTOM_RCX_SET_RIP 0x8ull		/* [3] VMSA.RIP = R8 */
+#define VTOM_RCX_SET_RSP 0x10ull	/* [4] VMSA.RSP = R9 */
+#define VTOM_RCX_RESERVED_MASK 0xFE0ull /* [11:5] must be 0 */
+#define VTOM_RCX_VALUE_MASK (~0xFFFull) /* [63:12] vTOM */
+#define VTOM_QUERY_SUPPORTED 0x2ull	/* query out RCX[1] */
+#define VTOM_QUERY_ALIGN_SHIFT 12u	/* query out RCX[19:12] log2 */
 
 #endif /* ABI_SVSM_CORE_H */

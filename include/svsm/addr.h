@@ -24,7 +24,7 @@ typedef struct {
 
 static inline gpa_t gpa_init(uint64_t v)
 {
-	return (gpa_t){ .gpa = v };
+	return (gpa_t){.gpa = v};
 }
 
 static inline uint64_t gpa_val(gpa_t a)
@@ -60,7 +60,7 @@ static inline bool gpa_eq(gpa_t a, gpa_t b)
 
 static inline pfn_t gpa_to_pfn(gpa_t a)
 {
-	return (pfn_t){ .pfn = a.gpa >> 12 };
+	return (pfn_t){.pfn = a.gpa >> 12};
 }
 
 static inline gpa_t pfn_to_gpa(pfn_t p)

@@ -6,7 +6,8 @@
 #ifndef SVSM_CHECK_H
 #define SVSM_CHECK_H
 
-void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void panic(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
 
 #define CHECK(cond)                                                            \
 	do {                                                                   \

@@ -45,7 +45,8 @@ bool log_guest_allowed(void);
 #define LOG_GUEST(fmt, ...)                                                    \
 	do {                                                                   \
 		if (log_guest_allowed()) {                                     \
-			LOG_NOTICE("guest: %s: " fmt, __func__, ##__VA_ARGS__); \
+			LOG_NOTICE("guest: %s: " fmt, __func__,                \
+				   ##__VA_ARGS__);                             \
 		}                                                              \
 	} while (0)
 

@@ -21,16 +21,16 @@ struct svsm_boot_info {
 	const char *platform_name;
 	struct mem_range ram[MEMMAP_MAX_RAM];
 	unsigned ram_count;
-	struct mem_range svsm;	      /* the SVSM region, all SVSM-private */
-	struct mem_range heap;	      /* inside svsm: the SVSM's heap */
-	gpa_t psp_secrets;	      /* inside svsm: the PSP's secrets page */
-	gpa_t guest_secrets;	      /* guest page for the guest's copy */
-	gpa_t guest_caa;	      /* the boot vCPU's first Calling Area */
+	struct mem_range svsm; /* the SVSM region, all SVSM-private */
+	struct mem_range heap; /* inside svsm: the SVSM's heap */
+	gpa_t psp_secrets;     /* inside svsm: the PSP's secrets page */
+	gpa_t guest_secrets;   /* guest page for the guest's copy */
+	gpa_t guest_caa;       /* the boot vCPU's first Calling Area */
 	uint32_t apic_ids[SVSM_MAX_CPUS];
-	unsigned cpu_count;	      /* apic_ids[0] is the boot CPU */
-	uint8_t guest_vmpl;	      /* 1..3 */
-	uint64_t guest_sev_features;  /* SEV_FEATURES of guest VMSAs */
-	uint64_t guest_entry_rip;     /* where the boot vCPU starts */
+	unsigned cpu_count;	     /* apic_ids[0] is the boot CPU */
+	uint8_t guest_vmpl;	     /* 1..3 */
+	uint64_t guest_sev_features; /* SEV_FEATURES of guest VMSAs */
+	uint64_t guest_entry_rip;    /* where the boot vCPU starts */
 };
 
 /** Bring the SVSM up; on success *boot_vmsa is the guest boot VMSA. */

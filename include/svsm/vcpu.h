@@ -14,14 +14,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "abi/snp.h"
 #include "svsm/addr.h"
+
+#include "abi/snp.h"
 
 struct vcpu {
 	gpa_t vmsa_gpa;
 	gpa_t caa_gpa;
 	uint32_t apic_id;
-	bool is_startup; /* the boot vCPU: cannot be deleted */
+	bool is_startup;       /* the boot vCPU: cannot be deleted */
 	struct snp_vmsa *vmsa; /* SVSM mapping of the VMSA page */
 	struct vcpu *next;
 };

@@ -28,19 +28,19 @@ extern "C" {
 struct sim_machine;
 
 struct sim_config {
-	uint64_t guest_mem_size; /* bytes of guest RAM from GPA 0 (64 MiB) */
-	unsigned vcpu_count;	 /* 1..SIM_MAX_VCPUS (1); APIC ID = index */
-	uint64_t svsm_base;	 /* SVSM region, 2 MiB aligned (16 MiB) */
-	uint64_t svsm_size;	 /* (4 MiB) */
+	uint64_t guest_mem_size;    /* bytes of guest RAM from GPA 0 (64 MiB) */
+	unsigned vcpu_count;	    /* 1..SIM_MAX_VCPUS (1); APIC ID = index */
+	uint64_t svsm_base;	    /* SVSM region, 2 MiB aligned (16 MiB) */
+	uint64_t svsm_size;	    /* (4 MiB) */
 	uint64_t guest_secrets_gpa; /* the guest's secrets page (8 MiB) */
 	uint64_t guest_caa_gpa;	    /* the boot vCPU's first CA (8 MiB + 4K) */
 	uint8_t guest_vmpl;	    /* 1..3 (1) */
 	uint64_t sev_features;	    /* guest VMSA SEV_FEATURES (SNPActive) */
-	bool rmp_2m;	  /* the hypervisor backs 2 MiB-aligned RAM with 2 MiB
-			     RMP entries (false: 4 KiB entries everywhere) */
-	uint64_t seed;	  /* for the PSP's VMPCKs and stale memory contents */
-	int log_level;	  /* SVSM log threshold 1..5; 0: silent (default) */
-	bool log_stderr;  /* also print the SVSM log on stderr */
+	bool rmp_2m;	 /* the hypervisor backs 2 MiB-aligned RAM with 2 MiB
+			    RMP entries (false: 4 KiB entries everywhere) */
+	uint64_t seed;	 /* for the PSP's VMPCKs and stale memory contents */
+	int log_level;	 /* SVSM log threshold 1..5; 0: silent (default) */
+	bool log_stderr; /* also print the SVSM log on stderr */
 	bool abort_on_panic; /* abort() on an SVSM panic (for fuzzers) */
 };
 
@@ -54,12 +54,12 @@ struct sim_regs {
 };
 
 enum sim_status {
-	SIM_OK = 0,	   /* the call went through; regs hold the outputs */
-	SIM_NOT_SERVED,	   /* call_pending was still set: the SVSM never ran */
-	SIM_NOT_RUNNABLE,  /* the hypervisor cannot run this vCPU's VMSA */
-	SIM_GUEST_FAULT,   /* a guest access faulted (#NPF or #VC) */
-	SIM_TERMINATED,	   /* the SVSM terminated the VM */
-	SIM_BAD_ARG,	   /* a bad argument to this API */
+	SIM_OK = 0,	  /* the call went through; regs hold the outputs */
+	SIM_NOT_SERVED,	  /* call_pending was still set: the SVSM never ran */
+	SIM_NOT_RUNNABLE, /* the hypervisor cannot run this vCPU's VMSA */
+	SIM_GUEST_FAULT,  /* a guest access faulted (#NPF or #VC) */
+	SIM_TERMINATED,	  /* the SVSM terminated the VM */
+	SIM_BAD_ARG,	  /* a bad argument to this API */
 };
 
 /** How the hypervisor model behaves from now on. */
@@ -76,17 +76,18 @@ enum sim_hv_behaviour {
 };
 
 struct sim_rmp_info {
-	bool assigned;	/* guest-owned (private); false: hypervisor-owned */
+	bool assigned; /* guest-owned (private); false: hypervisor-owned */
 	bool validated;
 	bool size_2m;
 	bool vmsa;
-	bool in_use; /* a VMSA some CPU is running */
-	uint8_t perms[4]; /* per VMPL: bit0 R, bit1 W, bit2 X-user, bit3 X-super */
+	bool in_use;	  /* a VMSA some CPU is running */
+	uint8_t perms[4]; /* per VMPL: bit0 R, bit1 W, bit2 X-user, bit3 X-super
+			   */
 };
 
 struct sim_stats {
-	uint64_t svsm_entries;	/* times the hypervisor entered VMPL0 */
-	uint64_t calls_served;	/* entries that dispatched a call */
+	uint64_t svsm_entries;	   /* times the hypervisor entered VMPL0 */
+	uint64_t calls_served;	   /* entries that dispatched a call */
 	uint64_t entries_declined; /* spurious or repeated entries ignored */
 	uint64_t tlb_flushes;
 };
@@ -135,8 +136,7 @@ enum sim_status sim_guest_rmpadjust(struct sim_machine *m, uint64_t gpa,
 				    bool size_2m, uint64_t attrs,
 				    uint32_t *eax);
 enum sim_status sim_guest_pvalidate(struct sim_machine *m, uint64_t gpa,
-				    bool size_2m, bool validate,
-				    uint32_t *eax);
+				    bool size_2m, bool validate, uint32_t *eax);
 
 /* The hypervisor model. */
 void sim_hv_set_behaviour(struct sim_machine *m, enum sim_hv_behaviour b);
@@ -169,8 +169,7 @@ bool sim_check_invariants(const struct sim_machine *m, char *why,
 
 void sim_get_stats(const struct sim_machine *m, struct sim_stats *stats);
 /** True once the SVSM terminated the VM; *set and *code give the reason. */
-bool sim_terminated(const struct sim_machine *m, uint32_t *set,
-		    uint32_t *code);
+bool sim_terminated(const struct sim_machine *m, uint32_t *set, uint32_t *code);
 /** The SVSM's console output so far (NUL-terminated; oldest may be cut). */
 const char *sim_console(const struct sim_machine *m);
 

@@ -9,13 +9,15 @@
 #include <setjmp.h>
 #include <string.h>
 
-#include "abi/snp.h"
-#include "abi/svsm_caa.h"
-#include "abi/svsm_call.h"
-#include "sim_internal.h"
 #include "svsm/request.h"
 #include "svsm/vcpu.h"
 #include "svsm/vmsa_model.h"
+
+#include "abi/snp.h"
+#include "abi/svsm_caa.h"
+#include "abi/svsm_call.h"
+
+#include "sim_internal.h"
 
 /* An exit that is not VMGEXIT: a physical interrupt (SVM_EXIT_INTR). */
 #define SIM_EXIT_INTR 0x60ull
@@ -81,8 +83,8 @@ static void vcpu_exit(struct sim_machine *m, unsigned vcpu,
 	vmsa->guest_exit_info_2 = 0;
 }
 
-static bool guest_xchg_pending(struct sim_machine *m, uint64_t caa,
-			       uint8_t val, uint8_t *old)
+static bool guest_xchg_pending(struct sim_machine *m, uint64_t caa, uint8_t val,
+			       uint8_t *old)
 {
 	uint64_t gpa = caa + SVSM_CAA_OFF_CALL_PENDING;
 
@@ -111,8 +113,8 @@ enum sim_status sim_call(struct sim_machine *m, unsigned vcpu,
 	if (!vcpu_runnable(m, vcpu) || m->vcpu[vcpu].running) {
 		return SIM_NOT_RUNNABLE;
 	}
-	if (!m->vcpu[vcpu].has_caa || !guest_xchg_pending(m, caa, SVSM_CALL_PENDING_SET,
-					    &old)) {
+	if (!m->vcpu[vcpu].has_caa ||
+	    !guest_xchg_pending(m, caa, SVSM_CALL_PENDING_SET, &old)) {
 		return SIM_GUEST_FAULT;
 	}
 	before = *regs;
@@ -190,7 +192,7 @@ enum sim_status sim_hv_page_state(struct sim_machine *m, uint64_t gpa,
 enum sim_status sim_hv_psmash(struct sim_machine *m, uint64_t gpa)
 {
 	return rmp_hv_psmash(&m->rmp, gpa) == SNP_RET_SUCCESS ? SIM_OK
-							       : SIM_BAD_ARG;
+							      : SIM_BAD_ARG;
 }
 
 enum sim_status sim_ap_create(struct sim_machine *m, unsigned vcpu,

@@ -8,10 +8,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "abi/snp.h"
-#include "sim_internal.h"
 #include "svsm/log.h"
 #include "svsm/svsm.h"
+
+#include "abi/snp.h"
+
+#include "sim_internal.h"
 
 #define MIB (1024ull * 1024ull)
 
@@ -91,8 +93,8 @@ static bool sim_config_ok(const struct sim_config *c)
 	       (c->guest_secrets_gpa % SNP_PAGE_SIZE) == 0 &&
 	       (c->guest_caa_gpa % SNP_PAGE_SIZE) == 0 &&
 	       c->guest_secrets_gpa / SNP_PAGE_SIZE < pages &&
-	       c->guest_caa_gpa / SNP_PAGE_SIZE < pages &&
-	       c->log_level >= 0 && c->log_level <= 5;
+	       c->guest_caa_gpa / SNP_PAGE_SIZE < pages && c->log_level >= 0 &&
+	       c->log_level <= 5;
 }
 
 /* Contents a hypervisor could have left in pages it hands to the guest:
@@ -165,12 +167,12 @@ static bool sim_boot_svsm(struct sim_machine *m)
 
 	memset(&info, 0, sizeof(info));
 	info.platform_name = "sim";
-	info.ram[0] = (struct mem_range){ gpa_init(0), c->guest_mem_size };
+	info.ram[0] = (struct mem_range){gpa_init(0), c->guest_mem_size};
 	info.ram_count = 1;
-	info.svsm = (struct mem_range){ gpa_init(c->svsm_base), c->svsm_size };
+	info.svsm = (struct mem_range){gpa_init(c->svsm_base), c->svsm_size};
 	info.psp_secrets = gpa_init(c->svsm_base);
-	info.heap = (struct mem_range){ gpa_init(c->svsm_base + SNP_PAGE_SIZE),
-					c->svsm_size - SNP_PAGE_SIZE };
+	info.heap = (struct mem_range){gpa_init(c->svsm_base + SNP_PAGE_SIZE),
+				       c->svsm_size - SNP_PAGE_SIZE};
 	info.guest_secrets = gpa_init(c->guest_secrets_gpa);
 	info.guest_caa = gpa_init(c->guest_caa_gpa);
 	for (i = 0; i < c->vcpu_count; i++) {
@@ -421,8 +423,7 @@ void sim_get_stats(const struct sim_machine *m, struct sim_stats *stats)
 	*stats = m->stats;
 }
 
-bool sim_terminated(const struct sim_machine *m, uint32_t *set,
-		    uint32_t *code)
+bool sim_terminated(const struct sim_machine *m, uint32_t *set, uint32_t *code)
 {
 	if (m->terminated) {
 		if (set != NULL) {

@@ -7,8 +7,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "csvsm_sim.h"
 #include "svsm/snpmodel.h"
+
+#include "csvsm_sim.h"
 
 #define SIM_CONSOLE_SIZE 65536u
 
@@ -17,13 +18,13 @@ struct sim_vcpu {
 	uint64_t caa_gpa;  /* the guest model's current Calling Area */
 	bool has_caa;	   /* GPA 0 is a valid CA: no sentinel */
 	uint64_t initial_caa_gpa;
-	bool running;	   /* another CPU is running it */
+	bool running; /* another CPU is running it */
 };
 
 /* Which code callgrind counts in benchmark builds (bench/). */
 enum sim_bench_scope {
 	SIM_BENCH_OFF = 0,
-	SIM_BENCH_SVSM, /* SVSM instructions, not the model's */
+	SIM_BENCH_SVSM,	 /* SVSM instructions, not the model's */
 	SIM_BENCH_MODEL, /* the model's instructions only */
 };
 

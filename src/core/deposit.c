@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-#include "svsm/check.h"
 #include "svsm/deposit.h"
+
+#include "svsm/check.h"
 #include "svsm/mem.h"
 #include "svsm/overflow.h"
 #include "svsm/plat.h"

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#include "abi/svsm_core.h"
 #include "svsm/guest_list.h"
+
 #include "svsm/guestmem.h"
 #include "svsm/ownership.h"
+
+#include "abi/svsm_core.h"
 
 enum svsm_err guest_list_check(uint64_t page_offset, uint16_t entries,
 			       uint16_t next)

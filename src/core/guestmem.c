@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "svsm/guestmem.h"
+
 #include "svsm/ownership.h"
 #include "svsm/plat.h"
 

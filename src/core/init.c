@@ -4,8 +4,6 @@
  * secrets page and its boot vCPU. A bad boot description is the loader's
  * (hypervisor's) fault: the platform terminates on any error returned here.
  */
-#include "abi/snp.h"
-#include "abi/svsm_caa.h"
 #include "svsm/deposit.h"
 #include "svsm/guestmem.h"
 #include "svsm/log.h"
@@ -17,6 +15,9 @@
 #include "svsm/std.h"
 #include "svsm/svsm.h"
 #include "svsm/vcpu.h"
+
+#include "abi/snp.h"
+#include "abi/svsm_caa.h"
 
 #define SVSM_CORE_MAX_VERSION 1u
 
@@ -88,7 +89,7 @@ static enum svsm_err init_guest_secrets(const struct svsm_boot_info *info)
 
 static enum svsm_err init_guest_caa(gpa_t caa)
 {
-	uint8_t zero[8] = { 0 };
+	uint8_t zero[8] = {0};
 	enum svsm_err err = guestmem_write(caa, zero, sizeof(zero));
 
 	if (err != SVSM_OK) {
@@ -111,19 +112,19 @@ static void init_reset_vmsa(struct snp_vmsa *vmsa,
 	vmsa->vmpl = info->guest_vmpl;
 	vmsa->efer = EFER_SVME;
 	vmsa->sev_features = info->guest_sev_features;
-	vmsa->cs = (struct vmsa_seg){ .selector = 0xF000,
-				      .attrib = 0x9B,
-				      .limit = 0xFFFF,
-				      .base = 0xFFFF0000 };
-	vmsa->ds = (struct vmsa_seg){ .attrib = 0x93, .limit = 0xFFFF };
+	vmsa->cs = (struct vmsa_seg){.selector = 0xF000,
+				     .attrib = 0x9B,
+				     .limit = 0xFFFF,
+				     .base = 0xFFFF0000};
+	vmsa->ds = (struct vmsa_seg){.attrib = 0x93, .limit = 0xFFFF};
 	vmsa->es = vmsa->ds;
 	vmsa->fs = vmsa->ds;
 	vmsa->gs = vmsa->ds;
 	vmsa->ss = vmsa->ds;
 	vmsa->gdtr.limit = 0xFFFF;
 	vmsa->idtr.limit = 0xFFFF;
-	vmsa->ldtr = (struct vmsa_seg){ .attrib = 0x82, .limit = 0xFFFF };
-	vmsa->tr = (struct vmsa_seg){ .attrib = 0x83, .limit = 0xFFFF };
+	vmsa->ldtr = (struct vmsa_seg){.attrib = 0x82, .limit = 0xFFFF};
+	vmsa->tr = (struct vmsa_seg){.attrib = 0x83, .limit = 0xFFFF};
 	vmsa->rip = info->guest_entry_rip;
 	vmsa->cr0 = 0x60000010ull;
 	vmsa->rflags = 0x2;
@@ -211,10 +212,10 @@ enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 	}
 	guest_vmpl = info->guest_vmpl;
 	guest_sev_features = info->guest_sev_features;
-	err = init_step(mem_init(plat_map_private(info->heap.base,
-						  info->heap.size),
-				 info->heap.size, info->heap.base),
-			"heap");
+	err = init_step(
+		mem_init(plat_map_private(info->heap.base, info->heap.size),
+			 info->heap.size, info->heap.base),
+		"heap");
 	if (err == SVSM_OK) {
 		err = init_step(deposit_init(memmap_ram_top()), "deposit map");
 	}
@@ -226,7 +227,8 @@ enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 		err = init_step(init_guest_secrets(info), "guest secrets page");
 	}
 	if (err == SVSM_OK) {
-		err = init_step(init_guest_caa(info->guest_caa), "calling area");
+		err = init_step(init_guest_caa(info->guest_caa),
+				"calling area");
 	}
 	if (err == SVSM_OK) {
 		err = init_step(init_boot_vcpu(info, boot_vmsa), "boot vCPU");

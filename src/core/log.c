@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "svsm/log.h"
+
 #include "svsm/plat.h"
 #include "svsm/std.h"
 
@@ -40,7 +41,8 @@ void log_printf(enum log_level level, const char *fmt, ...)
 	if (level > log_threshold) {
 		return;
 	}
-	n = fmt_snprintf(line, sizeof(line), "[csvsm] %s: ", level_names[level]);
+	n = fmt_snprintf(line, sizeof(line),
+			 "[csvsm] %s: ", level_names[level]);
 	len = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
 	va_start(ap, fmt);
 	n = fmt_vsnprintf(line + len, sizeof(line) - len, fmt, ap);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "svsm/memmap.h"
+
 #include "svsm/overflow.h"
 
 static struct mem_range ram_ranges[MEMMAP_MAX_RAM];

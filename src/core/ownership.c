@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+#include "svsm/ownership.h"
+
 #include "svsm/deposit.h"
 #include "svsm/memmap.h"
-#include "svsm/ownership.h"
 #include "svsm/vcpu.h"
 
 bool owner_is_guest_accessible(gpa_t gpa, uint64_t len)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#include "abi/snp.h"
 #include "svsm/page_state.h"
+
 #include "svsm/plat.h"
 #include "svsm/svsm.h"
+
+#include "abi/snp.h"
 
 uint32_t page_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 			bool *unchanged)
@@ -12,8 +14,8 @@ uint32_t page_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 
 uint32_t page_grant_guest_perms(gpa_t gpa, enum page_size size, uint64_t perms)
 {
-	return plat_rmpadjust(gpa, size,
-			      svsm_guest_vmpl() | (perms & RMPADJUST_PERM_MASK));
+	return plat_rmpadjust(
+		gpa, size, svsm_guest_vmpl() | (perms & RMPADJUST_PERM_MASK));
 }
 
 uint32_t page_grant_guest(gpa_t gpa, enum page_size size)

@@ -10,17 +10,18 @@
  * The VMSA page is SVSM-private (VMPL0-writable only), so its fields are
  * read directly; the CA is guest memory and goes through guestmem.
  */
-#include "abi/snp.h"
-#include "abi/svsm_caa.h"
-#include "abi/svsm_call.h"
+#include "svsm/request.h"
+
 #include "svsm/guestmem.h"
 #include "svsm/log.h"
 #include "svsm/protocol.h"
-#include "svsm/request.h"
 
-static enum request_outcome request_decline(struct snp_vmsa *vmsa,
-					    uint64_t efer,
-					    enum request_outcome why)
+#include "abi/snp.h"
+#include "abi/svsm_caa.h"
+#include "abi/svsm_call.h"
+
+static enum request_outcome
+request_decline(struct snp_vmsa *vmsa, uint64_t efer, enum request_outcome why)
 {
 	__atomic_store_n(&vmsa->efer, efer, __ATOMIC_RELEASE);
 	return why;
@@ -29,7 +30,7 @@ static enum request_outcome request_decline(struct snp_vmsa *vmsa,
 enum request_outcome request_process(struct svsm_cpu *cpu)
 {
 	struct vcpu *v = cpu->guest;
-	struct call_ctx ctx = { 0 };
+	struct call_ctx ctx = {0};
 	struct snp_vmsa *vmsa;
 	uint8_t pending = 0;
 	uint64_t efer;

@@ -3,12 +3,14 @@
  * The vCPU registry. Lookups are linear: the registry holds at most a few
  * vCPUs per SVSM CPU, and SVSM_MAX_CPUS is small.
  */
-#include "abi/svsm_caa.h"
+#include "svsm/vcpu.h"
+
 #include "svsm/check.h"
 #include "svsm/overflow.h"
 #include "svsm/spinlock.h"
 #include "svsm/svsm.h"
-#include "svsm/vcpu.h"
+
+#include "abi/svsm_caa.h"
 
 static struct svsm_cpu cpus[SVSM_MAX_CPUS];
 static unsigned cpus_count;
@@ -100,7 +102,8 @@ void vcpu_unregister(struct vcpu *v)
 	*pp = v->next;
 	vcpu_list_count--;
 	if (cpu != NULL && cpu->guest == v) {
-		/* Fall back to an older VMSA of this APIC ID, if one is left. */
+		/* Fall back to an older VMSA of this APIC ID, if one is left.
+		 */
 		struct vcpu *o;
 
 		cpu->guest = NULL;

@@ -55,7 +55,7 @@ static size_t utoa(uint64_t v, unsigned base, bool upper, char *tmp)
 
 int fmt_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	struct fmt_out o = { .buf = buf, .size = size, .len = 0 };
+	struct fmt_out o = {.buf = buf, .size = size, .len = 0};
 	const char *p;
 
 	for (p = fmt; *p != '\0'; p++) {
@@ -122,8 +122,9 @@ int fmt_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case 'u':
 		case 'x':
 		case 'X':
-			u = longs >= 1 ? (uint64_t)va_arg(ap, unsigned long long)
-				       : (uint64_t)va_arg(ap, unsigned int);
+			u = longs >= 1
+				    ? (uint64_t)va_arg(ap, unsigned long long)
+				    : (uint64_t)va_arg(ap, unsigned int);
 			n = utoa(u, *p == 'u' ? 10 : 16, *p == 'X', tmp);
 			out_padded(&o, tmp, n, width, left, pad);
 			break;
@@ -135,7 +136,8 @@ int fmt_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			out_padded(&o, tmp, n, width, left, ' ');
 			break;
 		default:
-			/* Unknown conversion: print it literally, consume none. */
+			/* Unknown conversion: print it literally, consume none.
+			 */
 			out_char(&o, '%');
 			if (*p == '\0') {
 				p--;

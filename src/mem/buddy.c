@@ -5,6 +5,7 @@
  * buddy is index ^ 2^k.
  */
 #include "svsm/buddy.h"
+
 #include "svsm/std.h"
 
 /* state[] byte: [3:0] order, [4] free head, [5] allocated head; 0 = tail. */

@@ -4,9 +4,10 @@
  * pointer came from SVSM code, never from the guest), so it panics.
  * Lock: mem_lock protects the zone and the slab caches; it is a leaf lock.
  */
+#include "svsm/mem.h"
+
 #include "svsm/check.h"
 #include "svsm/deposit.h"
-#include "svsm/mem.h"
 #include "svsm/slab.h"
 #include "svsm/spinlock.h"
 #include "svsm/std.h"

@@ -4,6 +4,7 @@
  * header, then capacity objects. Empty slabs go back to the buddy zone.
  */
 #include "svsm/slab.h"
+
 #include "svsm/std.h"
 
 #define SLAB_MAGIC 0x534c4142u /* "SLAB" */
@@ -60,7 +61,8 @@ void slab_init(struct slab_allocator *sa, struct buddy_zone *zone)
 		for (;;) {
 			cap = ((BUDDY_PAGE_SIZE << order) - SLAB_HDR_SIZE) /
 			      c->obj_size;
-			if (cap >= SLAB_MIN_OBJECTS || order == SLAB_MAX_ORDER) {
+			if (cap >= SLAB_MIN_OBJECTS ||
+			    order == SLAB_MAX_ORDER) {
 				break;
 			}
 			order++;

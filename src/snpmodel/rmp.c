@@ -3,8 +3,9 @@
  * The RMP model. Freestanding: it owns no memory and calls nothing, so the
  * emu firmware and the hosted simulator link the same object.
  */
-#include "abi/snp.h"
 #include "svsm/snpmodel.h"
+
+#include "abi/snp.h"
 
 #define PAGE_SHIFT 12u
 #define PAGES_2M 512u
@@ -70,7 +71,7 @@ static void rmp_set_all(struct rmp *rmp, uint64_t first, uint64_t count,
 
 uint32_t rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m)
 {
-	struct rmp_entry e = { .flags = RMP_F_ASSIGNED };
+	struct rmp_entry e = {.flags = RMP_F_ASSIGNED};
 	uint64_t first;
 	uint64_t count;
 	uint64_t i;
@@ -92,7 +93,7 @@ uint32_t rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m)
 
 uint32_t rmp_hv_unassign(struct rmp *rmp, uint64_t gpa, bool size_2m)
 {
-	struct rmp_entry e = { .flags = 0 };
+	struct rmp_entry e = {.flags = 0};
 	uint64_t first;
 	uint64_t count;
 	uint64_t i;
@@ -127,7 +128,7 @@ uint32_t rmp_hv_psmash(struct rmp *rmp, uint64_t gpa)
 
 uint32_t rmp_launch_page(struct rmp *rmp, uint64_t gpa)
 {
-	struct rmp_entry e = { .flags = RMP_F_ASSIGNED | RMP_F_VALIDATED };
+	struct rmp_entry e = {.flags = RMP_F_ASSIGNED | RMP_F_VALIDATED};
 	uint64_t first;
 	uint64_t count;
 
@@ -201,8 +202,8 @@ uint32_t rmp_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
 	unsigned perms = (unsigned)((attrs & RMPADJUST_PERM_MASK) >>
 				    RMPADJUST_PERM_SHIFT);
 	bool want_vmsa = (attrs & RMPADJUST_VMSA) != 0;
-	uint64_t reserved = ~(RMPADJUST_VMPL_MASK | RMPADJUST_PERM_MASK |
-			      RMPADJUST_VMSA);
+	uint64_t reserved =
+		~(RMPADJUST_VMPL_MASK | RMPADJUST_PERM_MASK | RMPADJUST_VMSA);
 	uint64_t first;
 	uint64_t count;
 	uint64_t i;

@@ -30,10 +30,9 @@ uint64_t test_seed(void);
 #define TEST(suite, name)                                                      \
 	static void test_##suite##_##name(void);                               \
 	static struct test_case test_case_##suite##_##name = {                 \
-		#suite, #name, test_##suite##_##name, 0                        \
-	};                                                                     \
-	__attribute__((constructor)) static void                               \
-		test_register_##suite##_##name(void)                           \
+		#suite, #name, test_##suite##_##name, 0};                      \
+	__attribute__((                                                        \
+		constructor)) static void test_register_##suite##_##name(void) \
 	{                                                                      \
 		test_register(&test_case_##suite##_##name);                    \
 	}                                                                      \

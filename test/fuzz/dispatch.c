@@ -10,6 +10,7 @@
 
 #include "abi/snp.h"
 #include "abi/svsm_call.h"
+
 #include "fuzz_harness.h"
 
 struct record {

@@ -9,9 +9,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "abi/svsm_call.h"
-#include "fuzz_harness.h"
 #include "svsm/guest_list.h"
+
+#include "abi/svsm_call.h"
+
+#include "fuzz_harness.h"
 
 #define LIST_PAGE 0x100000ull
 
@@ -21,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t page[4096];
 	struct sim_machine *m;
-	struct sim_regs r = { 0 };
+	struct sim_regs r = {0};
 	uint64_t list_off;
 	uint16_t entries;
 	uint16_t next;
@@ -50,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint64_t caa = sim_current_caa_gpa(m, 0);
 		uint64_t hdr = 1;
 		uint64_t e = LIST_PAGE | 4;
-		struct sim_regs v = { .rax = SVSM_CALL(0, 1), .rcx = caa + 8 };
+		struct sim_regs v = {.rax = SVSM_CALL(0, 1), .rcx = caa + 8};
 
 		(void)sim_mem_write(m, caa + 8, &hdr, 8);
 		(void)sim_mem_write(m, caa + 16, &e, 8);
@@ -70,7 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int hdr_ok = guest_list_check(list_off, entries, next) == 0;
 
 		if (!fuzz_result_is_known((unsigned)r.rax) ||
-		    (!hdr_ok && (unsigned)r.rax != SVSM_ERR_INVALID_PARAMETER)) {
+		    (!hdr_ok &&
+		     (unsigned)r.rax != SVSM_ERR_INVALID_PARAMETER)) {
 			abort();
 		}
 		/* `next` is written back within [next, entries] unless the

@@ -17,10 +17,10 @@ TEST(boot, secrets_page_describes_the_svsm)
 	ASSERT_EQ(sim_mem_read(m, sim_secrets_gpa(m), &s, sizeof(s)), SIM_OK);
 	EXPECT_EQ(s.svsm_base, sim_svsm_base(m));
 	EXPECT_EQ(s.svsm_size, sim_svsm_size(m));
-	EXPECT_NE(s.svsm_size, 0);		  /* else GHCB_TERM_NO_SVSM */
-	EXPECT_EQ(s.svsm_caa & 0xFFF, 0);	  /* else GHCB_TERM_SVSM_CAA */
+	EXPECT_NE(s.svsm_size, 0);	  /* else GHCB_TERM_NO_SVSM */
+	EXPECT_EQ(s.svsm_caa & 0xFFF, 0); /* else GHCB_TERM_SVSM_CAA */
 	EXPECT_EQ(s.svsm_caa, sim_initial_caa_gpa(m, 0));
-	EXPECT_EQ(s.svsm_guest_vmpl, 1);	  /* else GHCB_TERM_SVSM_VMPL0 */
+	EXPECT_EQ(s.svsm_guest_vmpl, 1); /* else GHCB_TERM_SVSM_VMPL0 */
 	EXPECT_EQ(s.svsm_max_version, 1);
 	EXPECT_EQ(s.version, 3);
 	/* VMPCK0 is the SVSM's; the guest keeps VMPCK1..3. */
@@ -44,9 +44,9 @@ TEST(boot, vmpl2_guest_loses_vmpck0_and_1)
 	EXPECT_EQ(memcmp(s.vmpck[0], zero, 32), 0);
 	EXPECT_EQ(memcmp(s.vmpck[1], zero, 32), 0);
 	EXPECT_NE(memcmp(s.vmpck[2], zero, 32), 0);
-	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0,
-			 NULL),
-		  SVSM_SUCCESS);
+	EXPECT_EQ(
+		g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0, NULL),
+		SVSM_SUCCESS);
 }
 
 TEST(boot, guest_is_not_vmpl0)
@@ -69,8 +69,8 @@ TEST(boot, svsm_memory_is_closed_to_the_guest)
 	struct sim_machine *m = tm_default(2);
 	uint64_t gpa;
 
-	for (gpa = sim_svsm_base(m);
-	     gpa < sim_svsm_base(m) + sim_svsm_size(m); gpa += 0x1000) {
+	for (gpa = sim_svsm_base(m); gpa < sim_svsm_base(m) + sim_svsm_size(m);
+	     gpa += 0x1000) {
 		ASSERT_FALSE(g_can_read(m, gpa));
 		ASSERT_FALSE(g_can_write(m, gpa));
 		ASSERT_EQ(sim_mem_exec(m, gpa), SIM_GUEST_FAULT);

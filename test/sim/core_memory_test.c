@@ -2,9 +2,10 @@
 /* SVSM_CORE_DEPOSIT_MEM and SVSM_CORE_WITHDRAW_MEM (58019 6.5, 6.6). */
 #include <string.h>
 
-#include "../framework/test.h"
 #include "abi/svsm_caa.h"
 #include "abi/svsm_core.h"
+
+#include "../framework/test.h"
 #include "guest.h"
 
 #define POOL 0x2000000ull
@@ -111,7 +112,7 @@ TEST(memory, deposit_2m)
 	struct sim_config cfg;
 	struct sim_machine *m;
 	uint64_t e = dep_entry(POOL, true);
-	uint64_t got[4] = { 0 };
+	uint64_t got[4] = {0};
 
 	sim_config_default(&cfg);
 	cfg.rmp_2m = true;

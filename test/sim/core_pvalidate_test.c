@@ -6,8 +6,9 @@
  */
 #include <string.h>
 
-#include "../framework/test.h"
 #include "abi/svsm_caa.h"
+
+#include "../framework/test.h"
 #include "guest.h"
 
 #define RAM 0x2000000ull /* 32 MiB: above the SVSM region */
@@ -62,9 +63,9 @@ TEST(pvalidate, batch_of_510_validates_zeroes_and_grants)
 TEST(pvalidate, double_validate_is_fatal_unless_ignore_cf)
 {
 	struct sim_machine *m = tm_default(1);
-	uint64_t e[3] = { pv_entry(RAM, false, true, false),
-			  pv_entry(RAM + 0x1000, false, true, false),
-			  pv_entry(RAM + 0x2000, false, true, false) };
+	uint64_t e[3] = {pv_entry(RAM, false, true, false),
+			 pv_entry(RAM + 0x1000, false, true, false),
+			 pv_entry(RAM + 0x2000, false, true, false)};
 	uint16_t next = 0;
 	uint8_t mark = 0x5A;
 
@@ -74,9 +75,9 @@ TEST(pvalidate, double_validate_is_fatal_unless_ignore_cf)
 	EXPECT_EQ(g_pvalidate(m, 0, e, 3, &next),
 		  SVSM_PVALIDATE_FAIL_UNCHANGED);
 	EXPECT_EQ(next, 1);
-	EXPECT_TRUE(g_can_read(m, RAM));	  /* entry 0 was done */
+	EXPECT_TRUE(g_can_read(m, RAM));	   /* entry 0 was done */
 	EXPECT_FALSE(g_can_read(m, RAM + 0x2000)); /* entry 2 was not */
-	e[1] |= 8; /* ignore_cf */
+	e[1] |= 8;				   /* ignore_cf */
 	EXPECT_EQ(g_pvalidate(m, 0, &e[1], 2, &next), SVSM_SUCCESS);
 	EXPECT_EQ(next, 2);
 	/* An unchanged page keeps the guest's data: no zeroing. */
@@ -112,8 +113,8 @@ TEST(pvalidate, native_2m_pages)
 {
 	struct sim_config cfg;
 	struct sim_machine *m;
-	uint64_t e[2] = { pv_entry(RAM, true, true, false),
-			  pv_entry(RAM + 0x200000, true, true, false) };
+	uint64_t e[2] = {pv_entry(RAM, true, true, false),
+			 pv_entry(RAM + 0x200000, true, true, false)};
 	uint64_t small = pv_entry(RAM + 0x1000, false, false, false);
 	static uint8_t buf[0x200000];
 	uint64_t i;
@@ -191,8 +192,8 @@ TEST(pvalidate, bad_lists)
 	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_PVALIDATE), sim_svsm_base(m) + 8,
 			 0, 0, NULL),
 		  SVSM_ERR_INVALID_ADDRESS);
-	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_PVALIDATE),
-			 sim_guest_mem_size(m), 0, 0, NULL),
+	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_PVALIDATE), sim_guest_mem_size(m),
+			 0, 0, NULL),
 		  SVSM_ERR_INVALID_ADDRESS);
 	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_PVALIDATE), RAM, 0, 0, NULL),
 		  SVSM_ERR_INVALID_ADDRESS);
@@ -213,11 +214,11 @@ TEST(pvalidate, bad_entries_stop_at_their_index)
 	uint64_t svsm = sim_svsm_base(m);
 	uint64_t ok = pv_entry(RAM, false, true, true);
 	const uint64_t bad[] = {
-		RAM | 2 | 4,			    /* page size 2 */
-		RAM | 3 | 4,			    /* page size 3 */
-		RAM | 4 | 0x10,			    /* reserved bit 4 */
-		RAM | 4 | 0x800,		    /* reserved bit 11 */
-		(RAM + 0x1000) | 1 | 4,		    /* 2M not aligned */
+		RAM | 2 | 4,		/* page size 2 */
+		RAM | 3 | 4,		/* page size 3 */
+		RAM | 4 | 0x10,		/* reserved bit 4 */
+		RAM | 4 | 0x800,	/* reserved bit 11 */
+		(RAM + 0x1000) | 1 | 4, /* 2M not aligned */
 	};
 	const uint64_t bad_addr[] = {
 		pv_entry(svsm, false, true, false),

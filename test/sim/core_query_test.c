@@ -29,14 +29,13 @@ TEST(query, protocol_versions)
 TEST(query, unknown_protocols_and_calls)
 {
 	struct sim_machine *m = tm_default(1);
-	const uint32_t protocols[] = { 1, 2, 3, 4, 99, 0x80000000u,
-				       0xFFFFFFFFu };
+	const uint32_t protocols[] = {1, 2, 3, 4, 99, 0x80000000u, 0xFFFFFFFFu};
 	unsigned i;
 
 	for (i = 0; i < sizeof(protocols) / sizeof(protocols[0]); i++) {
-		EXPECT_EQ(g_call(m, 0, SVSM_CALL(protocols[i], 0), 0, 0, 0,
-				 NULL),
-			  SVSM_ERR_UNSUPPORTED_PROTOCOL);
+		EXPECT_EQ(
+			g_call(m, 0, SVSM_CALL(protocols[i], 0), 0, 0, 0, NULL),
+			SVSM_ERR_UNSUPPORTED_PROTOCOL);
 	}
 	EXPECT_EQ(g_call(m, 0, CORE(8), 0, 0, 0, NULL),
 		  SVSM_ERR_UNSUPPORTED_CALL);
@@ -53,8 +52,8 @@ TEST(query, configure_vtom)
 
 	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_CONFIGURE_VTOM), 1, 0, 0, &r),
 		  SVSM_SUCCESS);
-	EXPECT_EQ(r.rcx & 2, 2);		 /* supported */
-	EXPECT_EQ((r.rcx >> 12) & 0xFF, 21);	 /* 2 MiB alignment */
+	EXPECT_EQ(r.rcx & 2, 2);	     /* supported */
+	EXPECT_EQ((r.rcx >> 12) & 0xFF, 21); /* 2 MiB alignment */
 	min = r.rdx;
 	EXPECT_TRUE(min >= sim_svsm_base(m) + sim_svsm_size(m));
 	EXPECT_TRUE(r.r8 > min);
@@ -68,11 +67,11 @@ TEST(query, configure_vtom)
 			 (min - 0x200000) | 2, 0, 0, NULL),
 		  SVSM_ERR_INVALID_ADDRESS); /* below the SVSM's top */
 	{
-		struct sim_regs in = { .rax = CORE(SVSM_CORE_CONFIGURE_VTOM),
-				       .rcx = min | 2 | 4 | 8 | 0x10,
-				       .rdx = 0x9000,
-				       .r8 = 0x1234,
-				       .r9 = 0x8000 };
+		struct sim_regs in = {.rax = CORE(SVSM_CORE_CONFIGURE_VTOM),
+				      .rcx = min | 2 | 4 | 8 | 0x10,
+				      .rdx = 0x9000,
+				      .r8 = 0x1234,
+				      .r9 = 0x8000};
 
 		ASSERT_EQ(sim_call(m, 0, &in), SIM_OK);
 		EXPECT_EQ((uint32_t)in.rax, SVSM_SUCCESS);

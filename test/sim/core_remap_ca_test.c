@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* SVSM_CORE_REMAP_CA (58019 6.1) as Linux uses it and misuses of it. */
-#include "../framework/test.h"
 #include "abi/svsm_caa.h"
+
+#include "../framework/test.h"
 #include "guest.h"
 
 #define BOOT_CA 0x200000ull
@@ -23,18 +24,16 @@ TEST(remap_ca, linux_sequence)
 	ASSERT_EQ(sim_mem_read(m, BOOT_CA, hdr, 8), SIM_OK);
 	EXPECT_EQ(hdr[0] | hdr[1] | hdr[7], 0);
 	/* sev_es_init_vc_handling(): the BSP moves to its per-CPU CA. */
-	ASSERT_EQ(g_call(m, 0, CORE(SVSM_CORE_REMAP_CA), PERCPU_CA, 0, 0,
-			 NULL),
+	ASSERT_EQ(g_call(m, 0, CORE(SVSM_CORE_REMAP_CA), PERCPU_CA, 0, 0, NULL),
 		  SVSM_SUCCESS);
 	EXPECT_EQ(sim_current_caa_gpa(m, 0), PERCPU_CA);
 	/* Calls now run on the new CA; the old one is plain memory again. */
-	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0,
-			 NULL),
-		  SVSM_SUCCESS);
+	EXPECT_EQ(
+		g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0, NULL),
+		SVSM_SUCCESS);
 	g_pvalidate_range(m, 0, BOOT_CA, 0x1000, false);
 	/* Remapping to the current CA changes nothing. */
-	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_REMAP_CA), PERCPU_CA, 0, 0,
-			 NULL),
+	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_REMAP_CA), PERCPU_CA, 0, 0, NULL),
 		  SVSM_SUCCESS);
 	check_invariants(m);
 }
@@ -46,9 +45,9 @@ TEST(remap_ca, bad_addresses)
 	uint64_t top = sim_guest_mem_size(m);
 
 	g_pvalidate_range(m, 0, BOOT_CA, 0x2000, true);
-	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_REMAP_CA), BOOT_CA + 8, 0, 0,
-			 NULL),
-		  SVSM_ERR_INVALID_PARAMETER);
+	EXPECT_EQ(
+		g_call(m, 0, CORE(SVSM_CORE_REMAP_CA), BOOT_CA + 8, 0, 0, NULL),
+		SVSM_ERR_INVALID_PARAMETER);
 	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_REMAP_CA), svsm, 0, 0, NULL),
 		  SVSM_ERR_INVALID_ADDRESS);
 	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_REMAP_CA), svsm + 0x3FF000, 0, 0,

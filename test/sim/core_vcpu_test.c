@@ -33,28 +33,28 @@ TEST(vcpu, linux_ap_bring_up_and_delete)
 		/* ...but cannot change a byte of it. */
 		EXPECT_FALSE(g_can_write(m, vmsa));
 		/* The AP runs and calls the SVSM on its own CA. */
-		EXPECT_EQ(g_call(m, ap, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull,
-				 0, 0, NULL),
+		EXPECT_EQ(g_call(m, ap, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0,
+				 0, NULL),
 			  SVSM_SUCCESS);
 	}
 	check_invariants(m);
 	/* The BSP takes AP 2 down (kexec: AP_DESTROY, then DELETE_VCPU). */
-	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_DELETE_VCPU),
-			 VMSA1 + 0x20000ull, 0, 0, NULL),
+	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_DELETE_VCPU), VMSA1 + 0x20000ull,
+			 0, 0, NULL),
 		  SVSM_SUCCESS);
 	ASSERT_TRUE(sim_rmp_query(m, VMSA1 + 0x20000ull, &r));
 	EXPECT_FALSE(r.vmsa);
 	EXPECT_EQ(r.perms[1], 0xF);
 	EXPECT_TRUE(g_can_write(m, VMSA1 + 0x20000ull));
 	{
-		struct sim_regs regs = { .rax = CORE(SVSM_CORE_QUERY_PROTOCOL) };
+		struct sim_regs regs = {.rax = CORE(SVSM_CORE_QUERY_PROTOCOL)};
 
 		EXPECT_EQ(sim_call(m, 2, &regs), SIM_NOT_RUNNABLE);
 	}
 	/* Its VMSA and CA pages are ordinary memory again. */
-	EXPECT_EQ(g_create_vcpu(m, 0, 2, VMSA1 + 0x20000ull,
-				VMSA1 + 0x21000ull),
-		  SVSM_SUCCESS);
+	EXPECT_EQ(
+		g_create_vcpu(m, 0, 2, VMSA1 + 0x20000ull, VMSA1 + 0x21000ull),
+		SVSM_SUCCESS);
 	check_invariants(m);
 }
 
@@ -67,24 +67,24 @@ TEST(vcpu, reonline_replaces_the_old_vmsa)
 	ASSERT_EQ(g_create_vcpu(m, 0, 1, VMSA2, CA2), SVSM_SUCCESS);
 	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_DELETE_VCPU), VMSA1, 0, 0, NULL),
 		  SVSM_SUCCESS);
-	EXPECT_EQ(g_call(m, 1, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0,
-			 NULL),
-		  SVSM_SUCCESS);
+	EXPECT_EQ(
+		g_call(m, 1, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0, NULL),
+		SVSM_SUCCESS);
 	check_invariants(m);
 }
 
 TEST(vcpu, self_delete_never_returns)
 {
 	struct sim_machine *m = tm_default(2);
-	struct sim_regs regs = { .rax = CORE(SVSM_CORE_DELETE_VCPU),
-				 .rcx = VMSA1 };
+	struct sim_regs regs = {.rax = CORE(SVSM_CORE_DELETE_VCPU),
+				.rcx = VMSA1};
 
 	ASSERT_EQ(g_create_vcpu(m, 0, 1, VMSA1, CA1), SVSM_SUCCESS);
 	EXPECT_EQ(sim_call(m, 1, &regs), SIM_NOT_RUNNABLE);
 	EXPECT_TRUE(g_can_write(m, VMSA1));
-	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0,
-			 NULL),
-		  SVSM_SUCCESS);
+	EXPECT_EQ(
+		g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0, NULL),
+		SVSM_SUCCESS);
 }
 
 TEST(vcpu, running_vmsa_is_in_use)
@@ -97,9 +97,9 @@ TEST(vcpu, running_vmsa_is_in_use)
 		  SVSM_ERR_FAIL_INUSE);
 	ASSERT_EQ(sim_vcpu_set_running(m, 1, false), SIM_OK);
 	/* FAIL_INUSE left it whole: it still runs, then deletes. */
-	EXPECT_EQ(g_call(m, 1, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0,
-			 NULL),
-		  SVSM_SUCCESS);
+	EXPECT_EQ(
+		g_call(m, 1, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0, NULL),
+		SVSM_SUCCESS);
 	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_DELETE_VCPU), VMSA1, 0, 0, NULL),
 		  SVSM_SUCCESS);
 }
@@ -109,8 +109,8 @@ static uint32_t try_create(struct sim_machine *m, uint64_t vmsa, uint64_t ca,
 			   uint64_t apic, uint8_t vmpl, uint64_t feat,
 			   uint64_t efer)
 {
-	uint64_t e[2] = { pv_entry(vmsa, false, true, true),
-			  pv_entry(ca, false, true, true) };
+	uint64_t e[2] = {pv_entry(vmsa, false, true, true),
+			 pv_entry(ca, false, true, true)};
 
 	(void)g_pvalidate(m, 0, e, 2, NULL);
 	if (g_can_write(m, vmsa)) {
@@ -141,9 +141,9 @@ TEST(vcpu, create_rejects_bad_input)
 	EXPECT_EQ(try_create(m, VMSA1, sim_initial_caa_gpa(m, 0), 1, 1, snp,
 			     EFER_SVME),
 		  SVSM_ERR_INVALID_ADDRESS);
-	EXPECT_EQ(try_create(m, sim_guest_mem_size(m), CA1, 1, 1, snp,
-			     EFER_SVME),
-		  SVSM_ERR_INVALID_ADDRESS);
+	EXPECT_EQ(
+		try_create(m, sim_guest_mem_size(m), CA1, 1, 1, snp, EFER_SVME),
+		SVSM_ERR_INVALID_ADDRESS);
 	EXPECT_EQ(try_create(m, VMSA1, CA1, 7, 1, snp, EFER_SVME),
 		  SVSM_ERR_INVALID_PARAMETER); /* no such APIC ID */
 	EXPECT_EQ(try_create(m, VMSA1, CA1, 1, 0, snp, EFER_SVME),
@@ -154,8 +154,8 @@ TEST(vcpu, create_rejects_bad_input)
 		  SVSM_ERR_INVALID_PARAMETER); /* EFER.SVME clear */
 	EXPECT_EQ(try_create(m, VMSA1, CA1, 1, 1, 0, EFER_SVME),
 		  SVSM_ERR_INVALID_PARAMETER); /* features differ */
-	EXPECT_EQ(try_create(m, VMSA1, CA1, 1, 1,
-			     snp | SEV_FEAT_VMSA_REG_PROT, EFER_SVME),
+	EXPECT_EQ(try_create(m, VMSA1, CA1, 1, 1, snp | SEV_FEAT_VMSA_REG_PROT,
+			     EFER_SVME),
 		  SVSM_ERR_INVALID_PARAMETER);
 	EXPECT_EQ(try_create(m, VMSA1, CA1, 1, 1,
 			     snp | SEV_FEAT_RESTRICTED_INJECTION, EFER_SVME),
@@ -175,9 +175,9 @@ TEST(vcpu, create_rejects_bad_input)
 	 * its CA serve a second vCPU. */
 	EXPECT_EQ(try_create(m, VMSA1, CA1, 1, 1, snp, EFER_SVME),
 		  SVSM_SUCCESS);
-	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_CREATE_VCPU), VMSA1, CA2, 1,
-			 NULL),
-		  SVSM_ERR_INVALID_ADDRESS);
+	EXPECT_EQ(
+		g_call(m, 0, CORE(SVSM_CORE_CREATE_VCPU), VMSA1, CA2, 1, NULL),
+		SVSM_ERR_INVALID_ADDRESS);
 	EXPECT_EQ(try_create(m, VMSA2, CA1, 1, 1, snp, EFER_SVME),
 		  SVSM_ERR_INVALID_ADDRESS);
 	check_invariants(m);

@@ -3,9 +3,10 @@
 
 #include <string.h>
 
-#include "../framework/test.h"
 #include "abi/svsm_caa.h"
 #include "abi/svsm_core.h"
+
+#include "../framework/test.h"
 
 static void tm_destroy(void *m)
 {
@@ -34,8 +35,7 @@ uint32_t g_call(struct sim_machine *m, unsigned vcpu, uint64_t rax,
 		uint64_t rcx, uint64_t rdx, uint64_t r8, struct sim_regs *out)
 {
 	struct sim_regs r = {
-		.rax = rax, .rcx = rcx, .rdx = rdx, .r8 = r8, .r9 = 0
-	};
+		.rax = rax, .rcx = rcx, .rdx = rdx, .r8 = r8, .r9 = 0};
 
 	ASSERT_EQ(sim_call(m, vcpu, &r), SIM_OK);
 	if (out != NULL) {
@@ -53,7 +53,7 @@ uint64_t pv_entry(uint64_t gpa, bool size_2m, bool validate, bool ignore_cf)
 void g_write_list(struct sim_machine *m, uint64_t list_gpa, uint16_t entries,
 		  uint16_t next, const uint64_t *entry, unsigned count)
 {
-	struct svsm_list_hdr hdr = { .entries = entries, .next = next };
+	struct svsm_list_hdr hdr = {.entries = entries, .next = next};
 
 	ASSERT_EQ(sim_mem_write(m, list_gpa, &hdr, sizeof(hdr)), SIM_OK);
 	if (count > 0) {
@@ -95,7 +95,8 @@ void g_pvalidate_range(struct sim_machine *m, unsigned vcpu, uint64_t gpa,
 		uint16_t next = 0;
 
 		while (n < 510 && off < len) {
-			entry[n++] = pv_entry(gpa + off, false, validate, false);
+			entry[n++] =
+				pv_entry(gpa + off, false, validate, false);
 			off += SNP_PAGE_SIZE;
 		}
 		ASSERT_EQ(g_pvalidate(m, vcpu, entry, n, &next), SVSM_SUCCESS);
@@ -152,14 +153,14 @@ void g_write_ap_vmsa(struct sim_machine *m, uint64_t gpa, uint8_t vmpl,
 	v.efer = efer;
 	v.vmpl = vmpl;
 	v.sev_features = sev_features;
-	v.cs = (struct vmsa_seg){ .selector = 0x9900,
-				  .attrib = 0x9A,
-				  .limit = 0xFFFF,
-				  .base = 0x99000 };
-	v.ds = (struct vmsa_seg){ .attrib = 0x92, .limit = 0xFFFF };
+	v.cs = (struct vmsa_seg){.selector = 0x9900,
+				 .attrib = 0x9A,
+				 .limit = 0xFFFF,
+				 .base = 0x99000};
+	v.ds = (struct vmsa_seg){.attrib = 0x92, .limit = 0xFFFF};
 	v.ss = v.ds;
-	v.ldtr = (struct vmsa_seg){ .attrib = 0x82, .limit = 0xFFFF };
-	v.tr = (struct vmsa_seg){ .attrib = 0x83, .limit = 0xFFFF };
+	v.ldtr = (struct vmsa_seg){.attrib = 0x82, .limit = 0xFFFF};
+	v.tr = (struct vmsa_seg){.attrib = 0x83, .limit = 0xFFFF};
 	v.rip = 0;
 	v.cr0 = 0x60000010ull;
 	v.dr6 = 0xFFFF0FF0ull;
@@ -176,8 +177,8 @@ void g_write_ap_vmsa(struct sim_machine *m, uint64_t gpa, uint8_t vmpl,
 uint32_t g_create_vcpu(struct sim_machine *m, unsigned caller, unsigned vcpu,
 		       uint64_t vmsa_gpa, uint64_t caa_gpa)
 {
-	uint64_t e[2] = { pv_entry(vmsa_gpa, false, true, true),
-			  pv_entry(caa_gpa, false, true, true) };
+	uint64_t e[2] = {pv_entry(vmsa_gpa, false, true, true),
+			 pv_entry(caa_gpa, false, true, true)};
 	uint32_t ret;
 
 	ASSERT_EQ(g_pvalidate(m, caller, e, 2, NULL), SVSM_SUCCESS);

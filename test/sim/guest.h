@@ -12,6 +12,7 @@
 
 #include "abi/snp.h"
 #include "abi/svsm_call.h"
+
 #include "csvsm_sim.h"
 
 /** A machine destroyed automatically when the test ends. */

@@ -8,9 +8,10 @@
  */
 #include <stdio.h>
 
-#include "../framework/test.h"
 #include "abi/svsm_caa.h"
 #include "abi/svsm_core.h"
+
+#include "../framework/test.h"
 #include "guest.h"
 
 #define VCPUS 4u
@@ -77,8 +78,8 @@ static void random_list(struct sim_machine *m, uint64_t list, bool deposit)
 	}
 	(void)sim_mem_write(m, list + 8, e, n * 8u);
 	{
-		uint16_t hdr[2] = { (uint16_t)(rnd() % 8 == 0 ? rnd() : n),
-				    (uint16_t)(rnd() % 8 == 0 ? rnd() : 0) };
+		uint16_t hdr[2] = {(uint16_t)(rnd() % 8 == 0 ? rnd() : n),
+				   (uint16_t)(rnd() % 8 == 0 ? rnd() : 0)};
 
 		(void)sim_mem_write(m, list, hdr, sizeof(hdr));
 	}
@@ -97,7 +98,7 @@ TEST(property, random_calls_keep_the_invariants)
 	for (i = 0; i < CALLS; i++) {
 		unsigned vcpu = (unsigned)(rnd() % VCPUS);
 		uint64_t caa = sim_current_caa_gpa(m, vcpu);
-		struct sim_regs r = { 0 };
+		struct sim_regs r = {0};
 		uint32_t call = (uint32_t)(rnd() % 9);
 		enum sim_status st;
 
@@ -134,8 +135,7 @@ TEST(property, random_calls_keep_the_invariants)
 			served++;
 			ASSERT_TRUE(result_is_known((uint32_t)r.rax));
 			if (call == SVSM_CORE_CREATE_VCPU &&
-			    (uint32_t)r.rax == SVSM_SUCCESS &&
-			    r.r8 < VCPUS) {
+			    (uint32_t)r.rax == SVSM_SUCCESS && r.r8 < VCPUS) {
 				(void)sim_ap_create(m, (unsigned)r.r8, r.rcx,
 						    r.rdx);
 			}
@@ -144,7 +144,7 @@ TEST(property, random_calls_keep_the_invariants)
 	}
 	EXPECT_TRUE(served > CALLS / 4);
 	/* The machine still serves an honest call. */
-	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0,
-			 NULL),
-		  SVSM_SUCCESS);
+	EXPECT_EQ(
+		g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0, NULL),
+		SVSM_SUCCESS);
 }

@@ -4,8 +4,9 @@
  * model: spurious entries, double entries, refused run-VMPL requests, and a
  * guest that puts a reserved value in call_pending.
  */
-#include "../framework/test.h"
 #include "abi/svsm_caa.h"
+
+#include "../framework/test.h"
 #include "guest.h"
 
 #define RAM 0x2000000ull
@@ -15,11 +16,11 @@ TEST(request, registers_are_preserved_and_answered)
 	struct sim_machine *m = tm_default(1);
 	uint64_t e = pv_entry(RAM, false, true, false);
 	uint64_t list = sim_initial_caa_gpa(m, 0) + SVSM_CAA_OFF_BUFFER;
-	struct sim_regs r = { .rax = CORE(SVSM_CORE_PVALIDATE),
-			      .rcx = list,
-			      .rdx = 0x1111,
-			      .r8 = 0x2222,
-			      .r9 = 0x3333 };
+	struct sim_regs r = {.rax = CORE(SVSM_CORE_PVALIDATE),
+			     .rcx = list,
+			     .rdx = 0x1111,
+			     .r8 = 0x2222,
+			     .r9 = 0x3333};
 	uint8_t pending = 0xFF;
 
 	g_write_list(m, list, 1, 0, &e, 1);
@@ -46,16 +47,16 @@ TEST(request, reserved_call_pending_is_invalid_format)
 	ASSERT_EQ(sim_mem_write(m, caa, &two, 1), SIM_OK);
 	sim_hv_set_behaviour(m, SIM_HV_REFUSE_RUN_VMPL);
 	{
-		struct sim_regs r = { .rax = CORE(SVSM_CORE_QUERY_PROTOCOL) };
+		struct sim_regs r = {.rax = CORE(SVSM_CORE_QUERY_PROTOCOL)};
 
 		EXPECT_EQ(sim_call(m, 0, &r), SIM_NOT_SERVED);
 	}
 	sim_hv_set_behaviour(m, SIM_HV_HONEST);
 	sim_get_stats(m, &st);
 	EXPECT_EQ(st.svsm_entries, 0);
-	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0,
-			 NULL),
-		  SVSM_SUCCESS);
+	EXPECT_EQ(
+		g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0, NULL),
+		SVSM_SUCCESS);
 }
 
 TEST(request, refused_run_vmpl_leaves_state_alone)
@@ -63,7 +64,7 @@ TEST(request, refused_run_vmpl_leaves_state_alone)
 	struct sim_machine *m = tm_default(1);
 	uint64_t e = pv_entry(RAM, false, true, false);
 	uint64_t list = sim_initial_caa_gpa(m, 0) + SVSM_CAA_OFF_BUFFER;
-	struct sim_regs r = { .rax = CORE(SVSM_CORE_PVALIDATE), .rcx = list };
+	struct sim_regs r = {.rax = CORE(SVSM_CORE_PVALIDATE), .rcx = list};
 
 	g_write_list(m, list, 1, 0, &e, 1);
 	sim_hv_set_behaviour(m, SIM_HV_REFUSE_RUN_VMPL);
@@ -93,9 +94,9 @@ static void run_with(enum sim_hv_behaviour b, uint64_t *declined)
 	EXPECT_EQ(g_pvalidate(m, 0, &e, 1, &next), SVSM_SUCCESS);
 	EXPECT_EQ(next, 1);
 	EXPECT_EQ(g_create_vcpu(m, 0, 1, 0x400000, 0x401000), SVSM_SUCCESS);
-	EXPECT_EQ(g_call(m, 1, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0,
-			 NULL),
-		  SVSM_SUCCESS);
+	EXPECT_EQ(
+		g_call(m, 1, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0, NULL),
+		SVSM_SUCCESS);
 	sim_get_stats(m, &st);
 	*declined = st.entries_declined;
 	check_invariants(m);
@@ -135,7 +136,7 @@ TEST(request, caa_made_unusable_is_not_served)
 	 * served (the guest's own write to it faults first). */
 	ASSERT_EQ(sim_hv_page_state(m, caa, false, false), SIM_OK);
 	{
-		struct sim_regs r = { .rax = CORE(SVSM_CORE_QUERY_PROTOCOL) };
+		struct sim_regs r = {.rax = CORE(SVSM_CORE_QUERY_PROTOCOL)};
 
 		EXPECT_EQ(sim_call(m, 0, &r), SIM_GUEST_FAULT);
 	}

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../framework/test.h"
 #include "svsm/buddy.h"
+
+#include "../framework/test.h"
 
 #define ZONE_PAGES 1500u /* not a power of two: partial top blocks */
 

@@ -3,8 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../framework/test.h"
 #include "svsm/std.h"
+
+#include "../framework/test.h"
 
 /* The truncation cases truncate on purpose. */
 #pragma GCC diagnostic ignored "-Wformat-truncation"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* List header rules of 58019 section 6.2 (Table 6), on the pure checker. */
-#include "../framework/test.h"
 #include "svsm/guest_list.h"
+
+#include "../framework/test.h"
 
 TEST(guest_list, header_rules)
 {

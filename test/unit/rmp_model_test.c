@@ -3,9 +3,11 @@
  * The SNP model against the instruction rules of AMD APM vol. 3 (PVALIDATE,
  * RMPADJUST) and the facts in shared/spec/svsm-interfaces.md section 8.
  */
-#include "../framework/test.h"
-#include "abi/snp.h"
 #include "svsm/snpmodel.h"
+
+#include "abi/snp.h"
+
+#include "../framework/test.h"
 
 #define PAGES 2048u /* 8 MiB */
 

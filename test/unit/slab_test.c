@@ -2,8 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../framework/test.h"
 #include "svsm/slab.h"
+
+#include "../framework/test.h"
 
 #define SLAB_ZONE_PAGES 1024u
 

@@ -4,6 +4,8 @@
  *   csvsm-sim demo   a Linux-like guest's session with the SVSM, call by
  *                    call, with the SVSM's own log (what `make run` shows)
  */
+#include "csvsm_sim.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -11,7 +13,6 @@
 #include "abi/svsm_caa.h"
 #include "abi/svsm_call.h"
 #include "abi/svsm_core.h"
-#include "csvsm_sim.h"
 
 static struct sim_machine *machine;
 static size_t console_shown;
@@ -66,7 +67,7 @@ static uint32_t call(unsigned vcpu, const char *what, uint64_t rax,
 		     uint64_t rcx, uint64_t rdx, uint64_t r8,
 		     struct sim_regs *out)
 {
-	struct sim_regs r = { .rax = rax, .rcx = rcx, .rdx = rdx, .r8 = r8 };
+	struct sim_regs r = {.rax = rax, .rcx = rcx, .rdx = rdx, .r8 = r8};
 	enum sim_status st = sim_call(machine, vcpu, &r);
 
 	show_svsm_log();
@@ -86,7 +87,7 @@ static uint32_t call(unsigned vcpu, const char *what, uint64_t rax,
 static void write_list(uint64_t list, uint16_t n, uint16_t next,
 		       const uint64_t *e)
 {
-	struct svsm_list_hdr hdr = { .entries = n, .next = next };
+	struct svsm_list_hdr hdr = {.entries = n, .next = next};
 
 	(void)sim_mem_write(machine, list, &hdr, sizeof(hdr));
 	(void)sim_mem_write(machine, list + 8, e, n * 8u);
@@ -158,10 +159,10 @@ static void write_ap_vmsa(uint64_t gpa)
 	v.vmpl = 1;
 	v.efer = EFER_SVME;
 	v.sev_features = SEV_FEAT_SNP_ACTIVE;
-	v.cs = (struct vmsa_seg){ .selector = 0x9900,
-				  .attrib = 0x9A,
-				  .limit = 0xFFFF,
-				  .base = 0x99000 };
+	v.cs = (struct vmsa_seg){.selector = 0x9900,
+				 .attrib = 0x9A,
+				 .limit = 0xFFFF,
+				 .base = 0x99000};
 	v.cr0 = 0x60000010ull;
 	v.rflags = 2;
 	(void)sim_mem_write(machine, gpa, &v, sizeof(v));
@@ -197,8 +198,7 @@ static int demo(void)
 	(void)sim_mem_read(machine, sim_secrets_gpa(machine), &s, sizeof(s));
 	printf("guest: secrets page: SVSM_BASE %llx SVSM_SIZE %llx CAA %llx "
 	       "VMPL %u max version %u\n",
-	       (unsigned long long)s.svsm_base,
-	       (unsigned long long)s.svsm_size,
+	       (unsigned long long)s.svsm_base, (unsigned long long)s.svsm_size,
 	       (unsigned long long)s.svsm_caa, s.svsm_guest_vmpl,
 	       s.svsm_max_version);
 

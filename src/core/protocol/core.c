@@ -5,10 +5,11 @@
  * second vCPU cannot race a check against its use (T05). PVALIDATE too:
  * its ownership checks must hold until the RMP is changed.
  */
-#include "abi/snp.h"
-#include "abi/svsm_call.h"
 #include "svsm/err.h"
 #include "svsm/protocol.h"
+
+#include "abi/snp.h"
+#include "abi/svsm_call.h"
 
 uint32_t core_protocol_handle(struct call_ctx *ctx)
 {

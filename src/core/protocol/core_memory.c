@@ -6,10 +6,6 @@
  * while it is deposited, and it is zeroed before it is returned, so nothing
  * the SVSM kept there leaks.
  */
-#include "abi/snp.h"
-#include "abi/svsm_caa.h"
-#include "abi/svsm_call.h"
-#include "abi/svsm_core.h"
 #include "svsm/deposit.h"
 #include "svsm/guest_list.h"
 #include "svsm/guestmem.h"
@@ -20,6 +16,11 @@
 #include "svsm/protocol.h"
 #include "svsm/terminate.h"
 #include "svsm/vcpu.h"
+
+#include "abi/snp.h"
+#include "abi/svsm_caa.h"
+#include "abi/svsm_call.h"
+#include "abi/svsm_core.h"
 
 static uint32_t deposit_entry_decode(uint64_t e, gpa_t *gpa,
 				     enum page_size *size)
@@ -109,9 +110,9 @@ static void withdraw_update_mem_available(void)
 	uint8_t flag = deposit_has_free() ? 1 : 0;
 
 	if (startup != NULL &&
-	    guestmem_write(gpa_add(startup->caa_gpa,
-				   SVSM_CAA_OFF_MEM_AVAILABLE),
-			   &flag, 1) != SVSM_OK) {
+	    guestmem_write(
+		    gpa_add(startup->caa_gpa, SVSM_CAA_OFF_MEM_AVAILABLE),
+		    &flag, 1) != SVSM_OK) {
 		LOG_GUEST("startup Calling Area is not writable");
 	}
 }
@@ -120,7 +121,7 @@ uint32_t core_withdraw_mem(struct call_ctx *ctx)
 {
 	gpa_t out = gpa_init(ctx->rcx);
 	uint64_t *list = (uint64_t *)ctx->cpu->scratch;
-	struct svsm_withdraw_hdr hdr = { 0 };
+	struct svsm_withdraw_hdr hdr = {0};
 	uint64_t capacity;
 	uint16_t count = 0;
 
@@ -131,8 +132,8 @@ uint32_t core_withdraw_mem(struct call_ctx *ctx)
 	if (capacity == 0) {
 		return SVSM_ERR_INVALID_PARAMETER;
 	}
-	if (owner_overlaps_caa_control(out, SNP_PAGE_SIZE -
-						    gpa_page_offset(out))) {
+	if (owner_overlaps_caa_control(out,
+				       SNP_PAGE_SIZE - gpa_page_offset(out))) {
 		return SVSM_ERR_INVALID_ADDRESS;
 	}
 	/* Probe the output area before any page leaves the SVSM. */

@@ -5,15 +5,16 @@
  * 2 MiB entry expects `next` to stay on that entry so it can validate the
  * range as 4 KiB pages.
  */
+#include "svsm/guest_list.h"
+#include "svsm/guestmem.h"
+#include "svsm/overflow.h"
+#include "svsm/ownership.h"
+#include "svsm/page_state.h"
+#include "svsm/protocol.h"
+
 #include "abi/snp.h"
 #include "abi/svsm_call.h"
 #include "abi/svsm_core.h"
-#include "svsm/guest_list.h"
-#include "svsm/guestmem.h"
-#include "svsm/ownership.h"
-#include "svsm/overflow.h"
-#include "svsm/page_state.h"
-#include "svsm/protocol.h"
 
 /* COCO and AMD's SVSM do not zero the legacy ROM window: the host may map
  * it read-only, and a write would fault forever. */

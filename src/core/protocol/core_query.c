@@ -3,12 +3,13 @@
  * SVSM_CORE_QUERY_PROTOCOL and SVSM_CORE_CONFIGURE_VTOM (58019 sections 6.7,
  * 6.8).
  */
-#include "abi/snp.h"
-#include "abi/svsm_call.h"
-#include "abi/svsm_core.h"
 #include "svsm/memmap.h"
 #include "svsm/protocol.h"
 #include "svsm/std.h"
+
+#include "abi/snp.h"
+#include "abi/svsm_call.h"
+#include "abi/svsm_core.h"
 
 /* vTOM granularity: 2 MiB, so the boundary never splits a large page. */
 #define VTOM_ALIGN_LOG2 21u
@@ -23,7 +24,8 @@ uint32_t core_query_protocol(struct call_ctx *ctx)
 
 	if (r != NULL && version >= r->min_version &&
 	    version <= r->max_version) {
-		ctx->rcx = QUERY_PROTOCOL_RESULT(r->min_version, r->max_version);
+		ctx->rcx =
+			QUERY_PROTOCOL_RESULT(r->min_version, r->max_version);
 	} else {
 		ctx->rcx = 0;
 	}
@@ -45,8 +47,8 @@ uint32_t core_configure_vtom(struct call_ctx *ctx)
 	uint64_t vtom = ctx->rcx & VTOM_RCX_VALUE_MASK;
 
 	if (ctx->rcx & VTOM_RCX_QUERY) {
-		ctx->rcx = VTOM_QUERY_SUPPORTED |
-			   ((uint64_t)VTOM_ALIGN_LOG2 << VTOM_QUERY_ALIGN_SHIFT);
+		ctx->rcx = VTOM_QUERY_SUPPORTED | ((uint64_t)VTOM_ALIGN_LOG2
+						   << VTOM_QUERY_ALIGN_SHIFT);
 		ctx->rdx = vtom_min();
 		ctx->r8 = VTOM_MAX;
 		return SVSM_SUCCESS;

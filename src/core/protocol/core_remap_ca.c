@@ -3,17 +3,18 @@
  * SVSM_CORE_REMAP_CA (58019 section 6.1). Affects the calling vCPU only.
  * The old CA's call_pending was already cleared when the request was taken.
  */
-#include "abi/svsm_caa.h"
-#include "abi/svsm_call.h"
 #include "svsm/deposit.h"
 #include "svsm/guestmem.h"
 #include "svsm/ownership.h"
 #include "svsm/protocol.h"
 
+#include "abi/svsm_caa.h"
+#include "abi/svsm_call.h"
+
 uint32_t core_remap_ca(struct call_ctx *ctx)
 {
 	gpa_t caa = gpa_init(ctx->rcx);
-	uint8_t hdr[8] = { 0 };
+	uint8_t hdr[8] = {0};
 	enum svsm_err err;
 
 	if (!gpa_is_aligned(caa, SNP_PAGE_SIZE)) {

@@ -7,8 +7,6 @@
  * only then given the VMSA bit, with read-only guest access (Linux reads
  * sev_features back for AP_CREATION).
  */
-#include "abi/snp.h"
-#include "abi/svsm_call.h"
 #include "svsm/guestmem.h"
 #include "svsm/mem.h"
 #include "svsm/ownership.h"
@@ -16,6 +14,9 @@
 #include "svsm/plat.h"
 #include "svsm/protocol.h"
 #include "svsm/svsm.h"
+
+#include "abi/snp.h"
+#include "abi/svsm_call.h"
 
 static uint32_t vmsa_check(const struct snp_vmsa *vmsa,
 			   const struct vcpu *caller)

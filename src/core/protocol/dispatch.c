@@ -4,12 +4,13 @@
  * (docs/coding-style.md). QUERY_PROTOCOL answers from protocols_offered[],
  * and the dispatcher serves exactly the protocols listed there.
  */
-#include "abi/svsm_call.h"
 #include "svsm/protocol.h"
 #include "svsm/std.h"
 
+#include "abi/svsm_call.h"
+
 static const struct protocol_version_range protocols_offered[] = {
-	{ .protocol = SVSM_PROTOCOL_CORE, .min_version = 1, .max_version = 1 },
+	{.protocol = SVSM_PROTOCOL_CORE, .min_version = 1, .max_version = 1},
 };
 
 const struct protocol_version_range *protocol_offered(uint32_t protocol)

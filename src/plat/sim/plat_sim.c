@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../sim/src/sim_internal.h"
 #include "svsm/check.h"
 #include "svsm/plat.h"
 #include "svsm/terminate.h"
+
+#include "../../../sim/src/sim_internal.h"
 
 static struct sim_machine *machine(void)
 {
@@ -32,8 +33,7 @@ uint32_t plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 	uint32_t rc;
 
 	sim_bench_model_begin(m);
-	rc = rmp_pvalidate(&m->rmp, 0, gpa_val(gpa), size, validate,
-			   unchanged);
+	rc = rmp_pvalidate(&m->rmp, 0, gpa_val(gpa), size, validate, unchanged);
 	sim_bench_model_end(m);
 	return rc;
 }
