@@ -5,6 +5,8 @@
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .DELETE_ON_ERROR:
+# Object files are results, not intermediates: keep them.
+.SECONDARY:
 
 include mk/sources.mk
 include mk/toolchain.mk

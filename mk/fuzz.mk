@@ -14,7 +14,8 @@ $(FUZZ_OBJ)/%.o: %.c
 
 $(BIN)/fuzz-%: $(FUZZ_OBJ)/test/fuzz/%.o $(patsubst %.c,$(FUZZ_OBJ)/%.o,$(LIB_SRCS))
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
+	@echo "  LD      $@"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
 
 .PHONY: fuzz-build fuzz-smoke
 fuzz-build: $(FUZZ_TARGETS)

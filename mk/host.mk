@@ -19,29 +19,35 @@ $(ASAN_OBJ)/%.o: %.c
 
 $(BUILD)/libcsvsm_sim.a: $(call host_objs,$(LIB_SRCS))
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	@echo "  AR      $@"
+	@rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/libcsvsm_sim_asan.a: $(call asan_objs,$(LIB_SRCS))
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	@echo "  AR      $@"
+	@rm -f $@ && ar rcs $@ $^
 
 $(BIN)/csvsm-tests: $(call host_objs,$(TEST_FW_SRCS) $(TEST_SRCS)) \
 		$(BUILD)/libcsvsm_sim.a
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $^ -o $@
+	@echo "  LD      $@"
+	@$(CC) $(HOST_CFLAGS) $^ -o $@
 
 $(BIN)/csvsm-tests-asan: $(call asan_objs,$(TEST_FW_SRCS) $(TEST_SRCS)) \
 		$(BUILD)/libcsvsm_sim_asan.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) $^ -o $@
+	@echo "  LD      $@"
+	@$(CC) $(ASAN_CFLAGS) $^ -o $@
 
 $(BIN)/csvsm-sim: $(call host_objs,$(TOOL_SIM_SRCS)) $(BUILD)/libcsvsm_sim.a
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $^ -o $@
+	@echo "  LD      $@"
+	@$(CC) $(HOST_CFLAGS) $^ -o $@
 
 $(BIN)/csvsm-bench: $(call host_objs,$(BENCH_SRCS)) $(BUILD)/libcsvsm_sim.a
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $^ -o $@
+	@echo "  LD      $@"
+	@$(CC) $(HOST_CFLAGS) $^ -o $@
 
 HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-sim $(BIN)/csvsm-bench
 ASAN_BINS := $(BIN)/csvsm-tests-asan
