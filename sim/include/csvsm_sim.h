@@ -167,6 +167,11 @@ enum sim_status sim_vmsa_read(const struct sim_machine *m, unsigned vcpu,
 bool sim_check_invariants(const struct sim_machine *m, char *why,
 			  size_t why_len);
 
+/** Fill a 4 KiB VMSA as Linux does for an AP it starts at the real-mode
+ * trampoline (wakeup_cpu_via_vmgexit): EFER = SVME, the given VMPL and
+ * SEV_FEATURES, CS at 0x9900:0, architectural defaults elsewhere. */
+void sim_linux_ap_vmsa(void *vmsa4k, uint8_t vmpl, uint64_t sev_features);
+
 void sim_get_stats(const struct sim_machine *m, struct sim_stats *stats);
 /** True once the SVSM terminated the VM; *set and *code give the reason. */
 bool sim_terminated(const struct sim_machine *m, uint32_t *set, uint32_t *code);

@@ -239,6 +239,38 @@ enum sim_status sim_vmsa_read(const struct sim_machine *m, unsigned vcpu,
 	return SIM_OK;
 }
 
+void sim_linux_ap_vmsa(void *vmsa4k, uint8_t vmpl, uint64_t sev_features)
+{
+	struct snp_vmsa *v = vmsa4k;
+
+	memset(v, 0, sizeof(*v));
+	v->efer = EFER_SVME;
+	v->vmpl = vmpl;
+	v->sev_features = sev_features;
+	v->cs = (struct vmsa_seg){.selector = 0x9900,
+				  .attrib = 0x9A,
+				  .limit = 0xFFFF,
+				  .base = 0x99000};
+	v->ds = (struct vmsa_seg){.attrib = 0x92, .limit = 0xFFFF};
+	v->es = v->ds;
+	v->fs = v->ds;
+	v->gs = v->ds;
+	v->ss = v->ds;
+	v->ldtr = (struct vmsa_seg){.attrib = 0x82, .limit = 0xFFFF};
+	v->tr = (struct vmsa_seg){.attrib = 0x83, .limit = 0xFFFF};
+	v->gdtr.limit = 0xFFFF;
+	v->idtr.limit = 0xFFFF;
+	v->cr0 = 0x60000010ull;
+	v->dr6 = 0xFFFF0FF0ull;
+	v->dr7 = 0x400;
+	v->rflags = 2;
+	v->g_pat = 0x0007040600070406ull;
+	v->xcr0 = 1;
+	v->mxcsr = 0x1F80;
+	v->x87_ftw = 0x5555;
+	v->x87_fcw = 0x40;
+}
+
 uint64_t sim_vmsa_gpa(const struct sim_machine *m, unsigned vcpu)
 {
 	return vcpu < m->cfg.vcpu_count ? m->vcpu[vcpu].vmsa_gpa : 0;

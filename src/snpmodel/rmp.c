@@ -69,9 +69,10 @@ static void rmp_set_all(struct rmp *rmp, uint64_t first, uint64_t count,
 	}
 }
 
-uint32_t rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m)
+/* RMPUPDATE of a span to @e; refused while a page of it runs as a VMSA. */
+static uint32_t rmp_hv_update(struct rmp *rmp, uint64_t gpa, bool size_2m,
+			      const struct rmp_entry *e)
 {
-	struct rmp_entry e = {.flags = RMP_F_ASSIGNED};
 	uint64_t first;
 	uint64_t count;
 	uint64_t i;
@@ -84,30 +85,25 @@ uint32_t rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m)
 			return SNP_RET_FAIL_INUSE;
 		}
 	}
+	rmp_set_all(rmp, first, count, e);
+	return SNP_RET_SUCCESS;
+}
+
+uint32_t rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m)
+{
+	struct rmp_entry e = {.flags = RMP_F_ASSIGNED};
+
 	if (size_2m) {
 		e.flags |= RMP_F_SIZE_2M;
 	}
-	rmp_set_all(rmp, first, count, &e);
-	return SNP_RET_SUCCESS;
+	return rmp_hv_update(rmp, gpa, size_2m, &e);
 }
 
 uint32_t rmp_hv_unassign(struct rmp *rmp, uint64_t gpa, bool size_2m)
 {
 	struct rmp_entry e = {.flags = 0};
-	uint64_t first;
-	uint64_t count;
-	uint64_t i;
 
-	if (!rmp_span(rmp, gpa, size_2m, &first, &count)) {
-		return SNP_RET_FAIL_INPUT;
-	}
-	for (i = first; i < first + count; i++) {
-		if (rmp->entry[i].flags & RMP_F_IN_USE) {
-			return SNP_RET_FAIL_INUSE;
-		}
-	}
-	rmp_set_all(rmp, first, count, &e);
-	return SNP_RET_SUCCESS;
+	return rmp_hv_update(rmp, gpa, size_2m, &e);
 }
 
 uint32_t rmp_hv_psmash(struct rmp *rmp, uint64_t gpa)

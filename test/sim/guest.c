@@ -149,28 +149,8 @@ void g_write_ap_vmsa(struct sim_machine *m, uint64_t gpa, uint8_t vmpl,
 {
 	static struct snp_vmsa v;
 
-	memset(&v, 0, sizeof(v));
+	sim_linux_ap_vmsa(&v, vmpl, sev_features);
 	v.efer = efer;
-	v.vmpl = vmpl;
-	v.sev_features = sev_features;
-	v.cs = (struct vmsa_seg){.selector = 0x9900,
-				 .attrib = 0x9A,
-				 .limit = 0xFFFF,
-				 .base = 0x99000};
-	v.ds = (struct vmsa_seg){.attrib = 0x92, .limit = 0xFFFF};
-	v.ss = v.ds;
-	v.ldtr = (struct vmsa_seg){.attrib = 0x82, .limit = 0xFFFF};
-	v.tr = (struct vmsa_seg){.attrib = 0x83, .limit = 0xFFFF};
-	v.rip = 0;
-	v.cr0 = 0x60000010ull;
-	v.dr6 = 0xFFFF0FF0ull;
-	v.dr7 = 0x400;
-	v.rflags = 2;
-	v.g_pat = 0x0007040600070406ull;
-	v.xcr0 = 1;
-	v.mxcsr = 0x1F80;
-	v.x87_ftw = 0x5555;
-	v.x87_fcw = 0x40;
 	ASSERT_EQ(sim_mem_write(m, gpa, &v, sizeof(v)), SIM_OK);
 }
 

@@ -155,16 +155,7 @@ static void write_ap_vmsa(uint64_t gpa)
 {
 	static struct snp_vmsa v;
 
-	memset(&v, 0, sizeof(v));
-	v.vmpl = 1;
-	v.efer = EFER_SVME;
-	v.sev_features = SEV_FEAT_SNP_ACTIVE;
-	v.cs = (struct vmsa_seg){.selector = 0x9900,
-				 .attrib = 0x9A,
-				 .limit = 0xFFFF,
-				 .base = 0x99000};
-	v.cr0 = 0x60000010ull;
-	v.rflags = 2;
+	sim_linux_ap_vmsa(&v, 1, SEV_FEAT_SNP_ACTIVE);
 	(void)sim_mem_write(machine, gpa, &v, sizeof(v));
 }
 
