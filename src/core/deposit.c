@@ -15,6 +15,15 @@ struct deposit_block {
 	struct deposit_block *next;
 };
 
+/*
+ * Records for the first deposits live in the SVSM image, not the heap: the
+ * guest deposits exactly when the heap is exhausted (the SVSM asked with
+ * 0x4000_0000 + N), and those pages then feed the heap for what follows.
+ */
+#define DEPOSIT_RESERVE 64u
+static struct deposit_block reserve[DEPOSIT_RESERVE];
+static struct deposit_block *reserve_free;
+
 /* One bit per guest 4 KiB page below ram_top: set while deposited. */
 static uint64_t *owned_bits;
 static uint64_t owned_pages;
@@ -24,6 +33,13 @@ static struct spinlock deposit_lock;
 
 void deposit_reset(void)
 {
+	unsigned i;
+
+	reserve_free = NULL;
+	for (i = 0; i < DEPOSIT_RESERVE; i++) {
+		reserve[i].next = reserve_free;
+		reserve_free = &reserve[i];
+	}
 	owned_bits = NULL;
 	owned_pages = 0;
 	blocks = NULL;
@@ -84,9 +100,49 @@ bool deposit_overlaps(gpa_t gpa, uint64_t len)
 	return false;
 }
 
+static bool record_is_reserved(const struct deposit_block *b)
+{
+	return b >= &reserve[0] && b < &reserve[DEPOSIT_RESERVE];
+}
+
+/* A record from the reserve, else from the heap (never under the lock). */
+static struct deposit_block *record_alloc(void)
+{
+	struct deposit_block *b;
+
+	spin_lock(&deposit_lock);
+	b = reserve_free;
+	if (b != NULL) {
+		reserve_free = b->next;
+	}
+	spin_unlock(&deposit_lock);
+	if (b == NULL) {
+		b = obj_alloc(sizeof(*b));
+	}
+	if (b != NULL) {
+		memset(b, 0, sizeof(*b));
+	}
+	return b;
+}
+
+static void record_free(struct deposit_block *b)
+{
+	if (b == NULL) {
+		return;
+	}
+	if (!record_is_reserved(b)) {
+		obj_free(b);
+		return;
+	}
+	spin_lock(&deposit_lock);
+	b->next = reserve_free;
+	reserve_free = b;
+	spin_unlock(&deposit_lock);
+}
+
 enum svsm_err deposit_add(gpa_t gpa, enum page_size size)
 {
-	struct deposit_block *b = obj_alloc(sizeof(*b));
+	struct deposit_block *b = record_alloc();
 	uint64_t count = page_size_bytes(size) / SNP_PAGE_SIZE;
 	uint64_t pfn = pfn_val(gpa_to_pfn(gpa));
 
@@ -109,6 +165,7 @@ bool deposit_take_free(gpa_t *gpa, enum page_size *size)
 {
 	struct deposit_block **pp;
 	struct deposit_block *b = NULL;
+	bool found;
 
 	spin_lock(&deposit_lock);
 	for (pp = &blocks; *pp != NULL; pp = &(*pp)->next) {
@@ -127,8 +184,9 @@ bool deposit_take_free(gpa_t *gpa, enum page_size *size)
 		*size = b->size;
 	}
 	spin_unlock(&deposit_lock);
-	obj_free(b);
-	return b != NULL;
+	found = b != NULL;
+	record_free(b);
+	return found;
 }
 
 bool deposit_has_free(void)

@@ -63,16 +63,27 @@ void page_free(void *p)
 	CHECK(err == SVSM_OK);
 }
 
+/*
+ * Small objects come from the slab caches; when those cannot grow (the heap
+ * is exhausted), from a whole page, which page_alloc() may take from memory
+ * the guest deposited. Slab objects are never page aligned (a 128-byte
+ * header starts every slab block and no size class reaches the next page
+ * boundary; slab_test checks it), so obj_free() tells the two apart.
+ */
 void *obj_alloc(size_t size)
 {
 	void *p;
 
+	if (size == 0 || size > SLAB_MAX_SIZE) {
+		return NULL;
+	}
 	spin_lock(&mem_lock);
 	p = slab_alloc(&heap_slab, size);
 	spin_unlock(&mem_lock);
-	if (p != NULL) {
-		memset(p, 0, size);
+	if (p == NULL) {
+		return page_alloc(0);
 	}
+	memset(p, 0, size);
 	return p;
 }
 
@@ -81,6 +92,10 @@ void obj_free(void *p)
 	enum svsm_err err;
 
 	if (p == NULL) {
+		return;
+	}
+	if (((uintptr_t)p & (BUDDY_PAGE_SIZE - 1)) == 0) {
+		page_free(p);
 		return;
 	}
 	spin_lock(&mem_lock);

@@ -169,3 +169,59 @@ TEST(memory, bad_deposits)
 	EXPECT_TRUE(g_can_read(m, POOL)); /* returned through the CA */
 	check_invariants(m);
 }
+
+/*
+ * When its heap runs out, the SVSM asks for memory with 0x4000_0000 + N
+ * (58019 Table 4) instead of failing; after DEPOSIT_MEM the same call
+ * succeeds, the heap living on the deposited page, which then cannot be
+ * withdrawn while in use.
+ */
+TEST(memory, out_of_heap_asks_for_a_deposit)
+{
+	struct sim_config cfg;
+	struct sim_machine *m;
+	uint64_t gpa = 0x4000000ull; /* above OUT */
+	uint64_t got[8];
+	uint32_t ret = SVSM_SUCCESS;
+	unsigned created = 0;
+
+	sim_config_default(&cfg);
+	cfg.guest_mem_size = 256ull << 20;
+	cfg.svsm_size = 1ull << 20;
+	cfg.vcpu_count = 2;
+	m = tm_create(&cfg);
+	g_pvalidate_range(m, 0, OUT, 0x1000, true);
+	/* Each VMSA of APIC 1 costs the SVSM one small record. */
+	while (ret == SVSM_SUCCESS && gpa + 0x2000 < cfg.guest_mem_size) {
+		uint64_t e[2] = {pv_entry(gpa, false, true, false),
+				 pv_entry(gpa + 0x1000, false, true, false)};
+
+		ASSERT_EQ(g_pvalidate(m, 0, e, 2, NULL), SVSM_SUCCESS);
+		g_write_ap_vmsa(m, gpa, 1, SEV_FEAT_SNP_ACTIVE, EFER_SVME);
+		ret = g_call(m, 0, CORE(SVSM_CORE_CREATE_VCPU), gpa,
+			     gpa + 0x1000, 1, NULL);
+		if (ret == SVSM_SUCCESS) {
+			created++;
+			gpa += 0x2000;
+		}
+	}
+	ASSERT_EQ(ret, SVSM_RESULT_NEED_MEMORY(1));
+	ASSERT_TRUE(created > 1000);
+	/* The refused VMSA page is the guest's again. */
+	EXPECT_TRUE(g_can_write(m, gpa));
+	{
+		uint64_t pool = cfg.guest_mem_size - 0x100000;
+		uint64_t d = dep_entry(pool, false);
+
+		g_pvalidate_range(m, 0, pool, 0x1000, true);
+		ASSERT_EQ(deposit(m, &d, 1, NULL), SVSM_SUCCESS);
+		EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_CREATE_VCPU), gpa,
+				 gpa + 0x1000, 1, NULL),
+			  SVSM_SUCCESS);
+
+		/* The SVSM is using it: nothing to withdraw. */
+		EXPECT_EQ(withdraw(m, OUT, got), 0);
+		EXPECT_FALSE(g_can_read(m, pool));
+	}
+	check_invariants(m);
+}

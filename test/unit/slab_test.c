@@ -77,6 +77,26 @@ TEST(slab, objects_are_disjoint_and_hold_data)
 	EXPECT_TRUE(slab_alloc(sa, 4096) == NULL);
 }
 
+/* mem.c's obj_free() relies on it: no slab object is page aligned. */
+TEST(slab, objects_are_never_page_aligned)
+{
+	static struct buddy_zone z;
+	struct slab_allocator *sa = slab_new(&z);
+	unsigned c;
+
+	for (c = 0; c < SLAB_CLASS_COUNT; c++) {
+		size_t size = SLAB_MIN_SIZE << c;
+		unsigned i;
+
+		for (i = 0; i < 3 * sa->cache[c].capacity; i++) {
+			uint8_t *p = slab_alloc(sa, size);
+
+			ASSERT_TRUE(p != NULL);
+			ASSERT_NE((uintptr_t)p % BUDDY_PAGE_SIZE, 0);
+		}
+	}
+}
+
 TEST(slab, bad_frees_are_refused)
 {
 	static struct buddy_zone z;
