@@ -16,7 +16,7 @@ include mk/checks.mk
 
 .PHONY: all setup run check bench fuzz clean format
 
-all: $(HOST_BINS) $(ASAN_BINS) freestanding-check
+all: $(HOST_BINS) $(ASAN_BINS) $(FUZZ_TARGETS) freestanding-check
 
 # Installs the Debian packages the build and tests need (idempotent).
 setup:
@@ -29,8 +29,8 @@ run: setup
 check: setup
 	@$(MAKE) --no-print-directory check-all
 
-check-all: format-check banned-check freestanding-check test test-asan \
-	fuzz-smoke
+check-all: format-check banned-check freestanding-check docs-check test \
+	test-asan fuzz-smoke
 	@echo "make check: all checks passed"
 
 bench: setup

@@ -7,7 +7,10 @@ GCC_INCLUDE := $(shell $(CC) -print-file-name=include)
 FREESTANDING_FLAGS := -std=c11 $(WARNINGS) -Iinclude -ffreestanding \
 	-nostdinc -isystem $(GCC_INCLUDE) -fsyntax-only
 
-.PHONY: format format-check banned-check freestanding-check
+.PHONY: format format-check banned-check freestanding-check docs-check
+docs-check: $(BUILD)/libcsvsm_sim.a
+	@scripts/check-docs-example.sh
+
 format:
 	clang-format -i $(FORMAT_FILES)
 
