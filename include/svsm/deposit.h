@@ -25,7 +25,6 @@ enum svsm_err deposit_add(gpa_t gpa, enum page_size size);
 /** Remove one free deposited page; false if none is free. */
 bool deposit_take_free(gpa_t *gpa, enum page_size *size);
 bool deposit_has_free(void);
-uint64_t deposit_page_count(void);
 /* Heap fallback (mem.c). */
 void *deposit_alloc_page(void);
 void deposit_free_page(void *va);

@@ -25,7 +25,5 @@ void obj_free(void *p);
 gpa_t page_to_gpa(const void *p);
 /** Free 4 KiB pages in the heap (deposited memory not counted). */
 uint64_t mem_heap_free_pages(void);
-/** The heap zone, for tests and statistics. */
-const struct buddy_zone *mem_heap_zone(void);
 
 #endif /* SVSM_MEM_H */

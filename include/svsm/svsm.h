@@ -37,7 +37,6 @@ struct svsm_boot_info {
 enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa);
 
 uint8_t svsm_guest_vmpl(void);
-uint64_t svsm_guest_sev_features(void);
 /** SEV_FEATURES bits a guest VMSA may carry (docs/protocols/core.md). */
 uint64_t svsm_permitted_sev_features(void);
 

@@ -41,8 +41,6 @@ void vcpu_registry_unlock(void);
 /** Register the SVSM CPUs; apic_ids[0] is the boot CPU. */
 bool cpu_table_init(const uint32_t *apic_ids, unsigned count);
 struct svsm_cpu *cpu_by_apic(uint32_t apic_id);
-struct svsm_cpu *cpu_by_index(unsigned index);
-unsigned cpu_count(void);
 
 void vcpu_register(struct vcpu *v);
 void vcpu_unregister(struct vcpu *v);

@@ -202,11 +202,6 @@ bool deposit_has_free(void)
 	return found;
 }
 
-uint64_t deposit_page_count(void)
-{
-	return deposited_pages;
-}
-
 void *deposit_alloc_page(void)
 {
 	struct deposit_block *b;

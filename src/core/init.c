@@ -22,16 +22,10 @@
 #define SVSM_CORE_MAX_VERSION 1u
 
 static uint8_t guest_vmpl;
-static uint64_t guest_sev_features;
 
 uint8_t svsm_guest_vmpl(void)
 {
 	return guest_vmpl;
-}
-
-uint64_t svsm_guest_sev_features(void)
-{
-	return guest_sev_features;
 }
 
 /*
@@ -211,7 +205,6 @@ enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 		return err;
 	}
 	guest_vmpl = info->guest_vmpl;
-	guest_sev_features = info->guest_sev_features;
 	err = init_step(
 		mem_init(plat_map_private(info->heap.base, info->heap.size),
 			 info->heap.size, info->heap.base),

@@ -69,16 +69,6 @@ struct svsm_cpu *cpu_by_apic(uint32_t apic_id)
 	return NULL;
 }
 
-struct svsm_cpu *cpu_by_index(unsigned index)
-{
-	return index < cpus_count ? &cpus[index] : NULL;
-}
-
-unsigned cpu_count(void)
-{
-	return cpus_count;
-}
-
 void vcpu_register(struct vcpu *v)
 {
 	struct svsm_cpu *cpu = cpu_by_apic(v->apic_id);

@@ -116,8 +116,3 @@ uint64_t mem_heap_free_pages(void)
 {
 	return heap_zone.free_pages;
 }
-
-const struct buddy_zone *mem_heap_zone(void)
-{
-	return &heap_zone;
-}
