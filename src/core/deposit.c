@@ -219,14 +219,24 @@ void *deposit_alloc_page(void)
 	return va;
 }
 
+/* The block the heap holds at @va; the caller holds deposit_lock. Only the
+ * SVSM's own pointers come here, so a miss is an SVSM bug. */
+static struct deposit_block *deposit_find_va(const void *va)
+{
+	struct deposit_block *b;
+
+	for (b = blocks; b != NULL && b->va != va; b = b->next) {
+	}
+	CHECK(b != NULL);
+	return b;
+}
+
 void deposit_free_page(void *va)
 {
 	struct deposit_block *b;
 
 	spin_lock(&deposit_lock);
-	for (b = blocks; b != NULL && b->va != va; b = b->next) {
-	}
-	CHECK(b != NULL);
+	b = deposit_find_va(va);
 	b->va = NULL;
 	spin_unlock(&deposit_lock);
 	plat_unmap_private(va, SNP_PAGE_SIZE);
@@ -234,14 +244,10 @@ void deposit_free_page(void *va)
 
 gpa_t deposit_page_gpa(const void *va)
 {
-	struct deposit_block *b;
-	gpa_t gpa = gpa_init(0);
+	gpa_t gpa;
 
 	spin_lock(&deposit_lock);
-	for (b = blocks; b != NULL && b->va != va; b = b->next) {
-	}
-	CHECK(b != NULL);
-	gpa = b->gpa;
+	gpa = deposit_find_va(va)->gpa;
 	spin_unlock(&deposit_lock);
 	return gpa;
 }
