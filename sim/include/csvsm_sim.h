@@ -102,6 +102,10 @@ void sim_destroy(struct sim_machine *m);
  * model uses the new Calling Area for later calls, as Linux does. */
 enum sim_status sim_call(struct sim_machine *m, unsigned vcpu,
 			 struct sim_regs *regs);
+/** sim_call() by a guest that writes @pending (not 1) into call_pending,
+ * as a buggy or hostile guest may. */
+enum sim_status sim_call_pending(struct sim_machine *m, unsigned vcpu,
+				 struct sim_regs *regs, uint8_t pending);
 
 /** The secrets page GPA the guest is given (its SVSM fields are filled). */
 uint64_t sim_secrets_gpa(const struct sim_machine *m);

@@ -98,6 +98,12 @@ static bool guest_xchg_pending(struct sim_machine *m, uint64_t caa, uint8_t val,
 enum sim_status sim_call(struct sim_machine *m, unsigned vcpu,
 			 struct sim_regs *regs)
 {
+	return sim_call_pending(m, vcpu, regs, SVSM_CALL_PENDING_SET);
+}
+
+enum sim_status sim_call_pending(struct sim_machine *m, unsigned vcpu,
+				 struct sim_regs *regs, uint8_t pending)
+{
 	struct sim_regs before;
 	struct snp_vmsa *vmsa;
 	uint64_t caa;
@@ -114,7 +120,7 @@ enum sim_status sim_call(struct sim_machine *m, unsigned vcpu,
 		return SIM_NOT_RUNNABLE;
 	}
 	if (!m->vcpu[vcpu].has_caa ||
-	    !guest_xchg_pending(m, caa, SVSM_CALL_PENDING_SET, &old)) {
+	    !guest_xchg_pending(m, caa, pending, &old)) {
 		return SIM_GUEST_FAULT;
 	}
 	before = *regs;

@@ -39,21 +39,18 @@ TEST(request, reserved_call_pending_is_invalid_format)
 {
 	struct sim_machine *m = tm_default(1);
 	uint64_t caa = sim_initial_caa_gpa(m, 0);
-	uint8_t two = 2;
-	struct sim_stats st;
+	struct sim_regs r = {.rax = CORE(SVSM_CORE_QUERY_PROTOCOL), .rcx = 1};
+	uint8_t pending = 0xFF;
 
-	/* The guest model writes 1; put 2 there the way a buggy guest
-	 * would race it, by making the model's write land on a 2. */
-	ASSERT_EQ(sim_mem_write(m, caa, &two, 1), SIM_OK);
-	sim_hv_set_behaviour(m, SIM_HV_REFUSE_RUN_VMPL);
-	{
-		struct sim_regs r = {.rax = CORE(SVSM_CORE_QUERY_PROTOCOL)};
-
-		EXPECT_EQ(sim_call(m, 0, &r), SIM_NOT_SERVED);
-	}
-	sim_hv_set_behaviour(m, SIM_HV_HONEST);
-	sim_get_stats(m, &st);
-	EXPECT_EQ(st.svsm_entries, 0);
+	/* 58019 Table 4: a reserved value in SVSM_CALL_PENDING. */
+	ASSERT_EQ(sim_call_pending(m, 0, &r, 2), SIM_OK);
+	EXPECT_EQ(r.rax, SVSM_ERR_INVALID_FORMAT);
+	EXPECT_EQ(r.rcx, 1); /* not dispatched: no QUERY answer */
+	ASSERT_EQ(sim_mem_read(m, caa, &pending, 1), SIM_OK);
+	EXPECT_EQ(pending, 0);
+	ASSERT_EQ(sim_call_pending(m, 0, &r, 0xFF), SIM_OK);
+	EXPECT_EQ(r.rax, SVSM_ERR_INVALID_FORMAT);
+	/* The next proper call is served. */
 	EXPECT_EQ(
 		g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull, 0, 0, NULL),
 		SVSM_SUCCESS);
