@@ -13,6 +13,7 @@ include mk/toolchain.mk
 include mk/host.mk
 include mk/fuzz.mk
 include mk/checks.mk
+include mk/emu.mk
 
 .PHONY: all setup run check bench fuzz clean format
 

@@ -76,6 +76,12 @@ bool rmp_pvalidate_faults_at(unsigned vmpl);
 /** Check one private (C-bit set) access by @vmpl; @perm is RMP_PERM_*. */
 enum rmp_fault rmp_check_access(const struct rmp *rmp, unsigned vmpl,
 				uint64_t gpa, unsigned perm);
+/**
+ * Check every page of [@gpa, @gpa + @len) as rmp_check_access() does.
+ * False for an empty range, one that wraps, or one past the RMP's end.
+ */
+bool rmp_range_accessible(const struct rmp *rmp, unsigned vmpl, uint64_t gpa,
+			  uint64_t len, unsigned perm);
 /** Check a shared (C-bit clear) access: the page must be hypervisor-owned. */
 enum rmp_fault rmp_check_shared_access(const struct rmp *rmp, uint64_t gpa);
 

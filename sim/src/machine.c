@@ -295,20 +295,7 @@ unsigned sim_vcpu_count(const struct sim_machine *m)
 bool sim_guest_access(struct sim_machine *m, uint64_t gpa, uint64_t len,
 		      unsigned perm)
 {
-	uint64_t page;
-
-	if (len == 0 || gpa >= m->cfg.guest_mem_size ||
-	    len > m->cfg.guest_mem_size - gpa) {
-		return false;
-	}
-	for (page = gpa & ~(SNP_PAGE_SIZE - 1); page < gpa + len;
-	     page += SNP_PAGE_SIZE) {
-		if (rmp_check_access(&m->rmp, m->cfg.guest_vmpl, page, perm) !=
-		    RMP_ACCESS_OK) {
-			return false;
-		}
-	}
-	return true;
+	return rmp_range_accessible(&m->rmp, m->cfg.guest_vmpl, gpa, len, perm);
 }
 
 enum sim_status sim_mem_read(struct sim_machine *m, uint64_t gpa, void *buf,

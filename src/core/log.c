@@ -26,7 +26,8 @@ void log_set_level(enum log_level level)
 
 bool log_guest_allowed(void)
 {
-	unsigned long n = log_guest_seen++;
+	unsigned long n =
+		__atomic_fetch_add(&log_guest_seen, 1, __ATOMIC_RELAXED);
 
 	return n < LOG_GUEST_BURST || n % LOG_GUEST_PERIOD == 0;
 }
@@ -45,10 +46,11 @@ void log_printf(enum log_level level, const char *fmt, ...)
 			 "[csvsm] %s: ", level_names[level]);
 	len = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
 	va_start(ap, fmt);
-	n = fmt_vsnprintf(line + len, sizeof(line) - len, fmt, ap);
+	/* One write per line, newline included: CPUs share the console. */
+	n = fmt_vsnprintf(line + len, sizeof(line) - 1 - len, fmt, ap);
 	va_end(ap);
-	len += (size_t)n < sizeof(line) - len ? (size_t)n
-					      : sizeof(line) - len - 1;
+	len += (size_t)n < sizeof(line) - 1 - len ? (size_t)n
+						  : sizeof(line) - 2 - len;
+	line[len++] = '\n';
 	plat_console_write(line, len);
-	plat_console_write("\n", 1);
 }

@@ -9,6 +9,10 @@
  *   so a spurious or repeated entry changes nothing.
  * The VMSA page is SVSM-private (VMPL0-writable only), so its fields are
  * read directly; the CA is guest memory and goes through guestmem.
+ * SMP: the vCPU registry (cpu->guest, and the ownership lists guestmem
+ * checks) may change under another CPU's CREATE_VCPU or DELETE_VCPU, so
+ * the entry checks hold vcpu_lock. The caller's own vcpu cannot go away
+ * meanwhile: its VMSA is in use on this CPU, which DELETE_VCPU refuses.
  */
 #include "svsm/request.h"
 
@@ -24,19 +28,23 @@ static enum request_outcome
 request_decline(struct snp_vmsa *vmsa, uint64_t efer, enum request_outcome why)
 {
 	__atomic_store_n(&vmsa->efer, efer, __ATOMIC_RELEASE);
+	vcpu_registry_unlock();
 	return why;
 }
 
 enum request_outcome request_process(struct svsm_cpu *cpu)
 {
-	struct vcpu *v = cpu->guest;
 	struct call_ctx ctx = {0};
+	struct vcpu *v;
 	struct snp_vmsa *vmsa;
 	uint8_t pending = 0;
 	uint64_t efer;
 	uint32_t result;
 
+	vcpu_registry_lock();
+	v = cpu->guest;
 	if (v == NULL) {
+		vcpu_registry_unlock();
 		return REQUEST_NO_GUEST;
 	}
 	vmsa = v->vmsa;
@@ -54,6 +62,7 @@ enum request_outcome request_process(struct svsm_cpu *cpu)
 	if (pending == SVSM_CALL_PENDING_NONE) {
 		return request_decline(vmsa, efer, REQUEST_NOT_PENDING);
 	}
+	vcpu_registry_unlock(); /* protocols take the locks they need */
 	ctx.cpu = cpu;
 	ctx.caller = v;
 	ctx.rax = vmsa->rax;

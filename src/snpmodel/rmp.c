@@ -269,6 +269,24 @@ enum rmp_fault rmp_check_access(const struct rmp *rmp, unsigned vmpl,
 	return RMP_ACCESS_OK;
 }
 
+bool rmp_range_accessible(const struct rmp *rmp, unsigned vmpl, uint64_t gpa,
+			  uint64_t len, unsigned perm)
+{
+	uint64_t limit = rmp->page_count * SNP_PAGE_SIZE;
+	uint64_t page;
+
+	if (len == 0 || gpa >= limit || len > limit - gpa) {
+		return false;
+	}
+	for (page = gpa & ~(SNP_PAGE_SIZE - 1); page < gpa + len;
+	     page += SNP_PAGE_SIZE) {
+		if (rmp_check_access(rmp, vmpl, page, perm) != RMP_ACCESS_OK) {
+			return false;
+		}
+	}
+	return true;
+}
+
 enum rmp_fault rmp_check_shared_access(const struct rmp *rmp, uint64_t gpa)
 {
 	const struct rmp_entry *e = rmp_lookup(rmp, gpa);

@@ -57,20 +57,10 @@ void plat_flush_guest_tlb(void)
 /* VMPL0 may access any validated guest-owned page. */
 static bool vmpl0_can_access(struct sim_machine *m, gpa_t gpa, size_t len)
 {
-	uint64_t start = gpa_val(gpa);
-	uint64_t page;
-	bool ok = true;
+	bool ok;
 
-	if (len == 0 || start >= m->cfg.guest_mem_size ||
-	    len > m->cfg.guest_mem_size - start) {
-		return false;
-	}
 	sim_bench_model_begin(m);
-	for (page = start & ~(SNP_PAGE_SIZE - 1); ok && page < start + len;
-	     page += SNP_PAGE_SIZE) {
-		ok = rmp_check_access(&m->rmp, 0, page, RMP_PERM_READ) ==
-		     RMP_ACCESS_OK;
-	}
+	ok = rmp_range_accessible(&m->rmp, 0, gpa_val(gpa), len, RMP_PERM_READ);
 	sim_bench_model_end(m);
 	return ok;
 }

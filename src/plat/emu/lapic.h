@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* The local APIC in xAPIC mode: IDs, IPIs and AP start-up. */
+#ifndef EMU_LAPIC_H
+#define EMU_LAPIC_H
+
+#include <stdint.h>
+
+#define EMU_VEC_WAKEUP 0xF0u
+#define EMU_VEC_SPURIOUS 0xFFu
+
+void lapic_init(void);
+uint32_t lapic_id(void);
+void lapic_eoi(void);
+void lapic_send_ipi(uint32_t apic_id, uint8_t vector);
+/** INIT, then two SIPIs with the trampoline's page number. */
+void lapic_start_ap(uint32_t apic_id, uint64_t trampoline);
+
+#endif /* EMU_LAPIC_H */

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Test guest entry points and exception handling.
+ * guest_start: the boot vCPU, in 64-bit mode on the loader's page tables,
+ * RDI = secrets page, RSI = CPU count. guest_ap_start: an AP, started from
+ * a VMSA the guest built (RSP and RDI = its index set there).
+ * Exceptions: a probe (probe_read/probe_write) arms probe_rip; a fault at
+ * that RIP returns from the probe with RAX = vector + 1. QEMU delivers #VC
+ * without its error code (an emulator gap), so the handler finds the
+ * frame by looking for probe_rip with and without an error code.
+ */
+	.section .text.entry, "ax"
+	.global guest_start
+guest_start:
+	lea guest_stack_top(%rip), %rsp
+	call guest_load_tables
+	call guest_main
+1:	hlt
+	jmp 1b
+
+	.text
+	.global guest_ap_start
+guest_ap_start:
+	call guest_load_tables
+	call guest_ap_main
+2:	hlt
+	jmp 2b
+
+/* GDT and IDT; callee-saved registers are kept (RDI/RSI are arguments). */
+guest_load_tables:
+	lgdt gdt_ptr(%rip)
+	lidt idt_ptr(%rip)
+	mov $0x10, %ax
+	mov %ax, %ds
+	mov %ax, %es
+	mov %ax, %ss
+	pushq $0x08
+	lea 3f(%rip), %rax
+	push %rax
+	lretq
+3:	ret
+
+/* int probe_read(uint64_t va) / probe_write(uint64_t va) */
+	.global probe_read, probe_write
+probe_read:
+	lea 5f(%rip), %rax
+	mov %rax, probe_fixup(%rip)
+	lea 4f(%rip), %rax
+	mov %rax, probe_rip(%rip)
+	xor %eax, %eax
+4:	movb (%rdi), %cl
+5:	movq $0, probe_rip(%rip)
+	ret
+probe_write:
+	lea 7f(%rip), %rax
+	mov %rax, probe_fixup(%rip)
+	lea 6f(%rip), %rax
+	mov %rax, probe_rip(%rip)
+	xor %eax, %eax
+6:	movb $0x5A, (%rdi)
+7:	movq $0, probe_rip(%rip)
+	ret
+
+/* int probe_insn_pvalidate(uint64_t va) / probe_insn_vmmcall(void) */
+	.global probe_insn_pvalidate, probe_insn_vmmcall
+probe_insn_pvalidate:
+	lea 9f(%rip), %rax
+	mov %rax, probe_fixup(%rip)
+	lea 8f(%rip), %rax
+	mov %rax, probe_rip(%rip)
+	mov %rdi, %rax
+	xor %ecx, %ecx
+	mov $1, %edx
+8:	.byte 0xF2, 0x0F, 0x01, 0xFF	/* pvalidate */
+	xor %eax, %eax
+9:	movq $0, probe_rip(%rip)
+	ret
+probe_insn_vmmcall:
+	lea 11f(%rip), %rax
+	mov %rax, probe_fixup(%rip)
+	lea 10f(%rip), %rax
+	mov %rax, probe_rip(%rip)
+10:	vmmcall
+	xor %eax, %eax
+11:	movq $0, probe_rip(%rip)
+	ret
+
+/* uint32_t insn_rmpadjust(uint64_t va, uint64_t size, uint64_t attrs) */
+	.global insn_rmpadjust
+insn_rmpadjust:
+	mov %rdi, %rax
+	mov %rsi, %rcx
+	.byte 0xF3, 0x0F, 0x01, 0xFE	/* rmpadjust */
+	ret
+
+	.macro EXC n
+	.balign 16
+exc\n:
+	push $\n
+	jmp exc_common
+	.endm
+	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	EXC \n
+	.endr
+
+/* Stack: vector, [error code], RIP, CS, RFLAGS, RSP, SS. */
+exc_common:
+	push %rax
+	push %rbx
+	mov probe_rip(%rip), %rax
+	test %rax, %rax
+	jz 13f
+	cmp %rax, 24(%rsp)
+	je 12f
+	cmp %rax, 32(%rsp)
+	jne 13f
+	mov 24(%rsp), %rbx		/* with an error code */
+	mov %rbx, probe_error(%rip)
+	mov probe_fixup(%rip), %rbx
+	mov %rbx, 32(%rsp)
+	mov 16(%rsp), %rax
+	inc %rax
+	pop %rbx
+	add $8, %rsp			/* saved RAX: replaced */
+	add $16, %rsp			/* vector, error code */
+	iretq
+12:	movq $-1, probe_error(%rip)	/* no error code */
+	mov probe_fixup(%rip), %rbx
+	mov %rbx, 24(%rsp)
+	mov 16(%rsp), %rax
+	inc %rax
+	pop %rbx
+	add $8, %rsp
+	add $8, %rsp
+	iretq
+13:	mov 16(%rsp), %rdi		/* vector */
+	lea 24(%rsp), %rsi		/* the rest of the frame */
+	call guest_unexpected_exception
+14:	hlt
+	jmp 14b
+
+	.section .rodata
+	.balign 8
+	.global guest_exc_table
+guest_exc_table:
+	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	.quad exc\n
+	.endr
+	.balign 8
+gdt:
+	.quad 0
+	.quad 0x00AF9A000000FFFF	/* 0x08 code64 */
+	.quad 0x00CF92000000FFFF	/* 0x10 data */
+gdt_ptr:
+	.word 23
+	.quad gdt
+idt_ptr:
+	.word 32 * 16 - 1
+	.quad guest_idt
+
+	.bss
+	.balign 16
+	.global probe_rip, probe_fixup, probe_error
+probe_rip:
+	.skip 8
+probe_fixup:
+	.skip 8
+probe_error:
+	.skip 8
+	.balign 4096
+	.global guest_stack_top
+	.skip 32768
+guest_stack_top:
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The emu test guest: a freestanding VMPL1 program that calls the SVSM
+ * the way Linux does, through real VMGEXITs, and checks the answers
+ * against the SVSM specification (58019) and the SNP architecture.
+ */
+#ifndef GUEST_H
+#define GUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abi/snp.h"
+
+/* Console (COM1, passed through to QEMU) and results. */
+void g_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void g_check(bool ok, const char *what, const char *file, int line);
+#define CHECK_THAT(cond, what) g_check((cond), (what), __FILE__, __LINE__)
+#define CHECK_EQ(a, b)                                                         \
+	do {                                                                   \
+		uint64_t a_ = (uint64_t)(a);                                   \
+		uint64_t b_ = (uint64_t)(b);                                   \
+		if (a_ != b_) {                                                \
+			g_print("  %s = %llx, expected %s = %llx\n", #a,       \
+				(unsigned long long)a_, #b,                    \
+				(unsigned long long)b_);                       \
+		}                                                              \
+		g_check(a_ == b_, #a " == " #b, __FILE__, __LINE__);           \
+	} while (0)
+void g_exit(bool pass) __attribute__((noreturn));
+void g_section(const char *name);
+unsigned g_failures(void);
+
+/* MSR access and CPU facts. */
+uint64_t g_rdmsr(uint32_t msr);
+void g_wrmsr(uint32_t msr, uint64_t val);
+uint32_t g_apic_id(void);
+uint64_t g_rdtsc(void);
+
+/* Probes (entry.S): 0, or the vector of the fault plus one. */
+int probe_read(uint64_t va);
+int probe_write(uint64_t va);
+int probe_insn_pvalidate(uint64_t va);
+int probe_insn_vmmcall(void);
+uint32_t insn_rmpadjust(uint64_t va, uint64_t size, uint64_t attrs);
+extern uint64_t probe_error; /* error code, or ~0 when none was pushed */
+#define FAULT_VC (29 + 1)
+#define FAULT_GP (13 + 1)
+#define FAULT_UD (6 + 1)
+
+/* SVSM calls. */
+struct svsm_regs {
+	uint64_t rax, rcx, rdx, r8, r9;
+};
+enum call_path { PATH_MSR, PATH_GHCB };
+/** One SVSM call as Linux makes it; returns the 32-bit result in RAX. */
+uint32_t svsm_call(struct svsm_regs *r);
+uint32_t svsm_call_path(struct svsm_regs *r, enum call_path path);
+/** VMGEXIT "run VMPL0" with call_pending clear: a bare world switch. */
+void svsm_bare_switch(enum call_path path);
+/** Set up this CPU's GHCB (page state change to shared, register). */
+bool ghcb_setup(uint64_t gpa);
+/** The GHCB-page AP Creation event. */
+uint64_t ghcb_ap_create(uint32_t apic_id, uint64_t vmsa_gpa,
+			uint64_t sev_features);
+/** The GHCB MSR protocol page state change of one 4 KiB page. */
+bool msr_page_state(uint64_t gpa, bool shared);
+
+/* Per-CPU Calling Area. */
+struct svsm_ca {
+	uint8_t call_pending;
+	uint8_t mem_available;
+	uint8_t reserved[6];
+	uint8_t buffer[4088];
+};
+void ca_set(struct svsm_ca *ca);
+struct svsm_ca *ca_get(void);
+
+/* Test suites (BSP) and AP work. */
+extern const struct snp_secrets_page *g_secrets;
+extern unsigned g_cpu_count;
+void tests_discovery(void);
+void tests_faults(void);
+void tests_pvalidate(void);
+void tests_remap_ca(void);
+void tests_memory(void);
+void tests_hostile(void);
+void tests_vcpu(void);
+void bench_world_switch(void);
+
+/* Guest memory the tests use (GPA = VA), all outside the launch region. */
+#define G_GHCB_BASE 0x2300000ull /* one GHCB per CPU */
+#define G_PV_BASE 0x2400000ull	 /* PVALIDATE scenarios: 8 MiB */
+#define G_AP_BASE 0x2C00000ull	 /* AP VMSAs, CAs and stacks */
+#define G_MEM_BASE 0x2E00000ull	 /* deposits */
+
+#endif /* GUEST_H */

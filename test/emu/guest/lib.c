@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/* Console, results and CPU helpers of the test guest. */
+#include <stdarg.h>
+
+#include "svsm/spinlock.h"
+#include "svsm/std.h"
+
+#include "../../../src/plat/emu/layout.h"
+#include "guest.h"
+
+#define COM1 0x3F8
+
+struct idt_entry {
+	uint16_t off_lo, sel;
+	uint8_t ist, type;
+	uint16_t off_mid;
+	uint32_t off_hi, reserved;
+} __attribute__((packed));
+
+struct idt_entry guest_idt[32] __attribute__((aligned(16)));
+extern const uint64_t guest_exc_table[32];
+
+static struct spinlock print_lock;
+static unsigned passed;
+static unsigned failed;
+
+static void outb(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+void guest_idt_build(void);
+void guest_idt_build(void)
+{
+	unsigned v;
+
+	for (v = 0; v < 32; v++) {
+		uint64_t h = guest_exc_table[v];
+
+		guest_idt[v] = (struct idt_entry){
+			.off_lo = (uint16_t)h,
+			.sel = 0x08,
+			.type = 0x8E,
+			.off_mid = (uint16_t)(h >> 16),
+			.off_hi = (uint32_t)(h >> 32),
+		};
+	}
+}
+
+void g_print(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+	int i;
+
+	va_start(ap, fmt);
+	n = fmt_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(buf) - 1) {
+		n = (int)sizeof(buf) - 1;
+	}
+	spin_lock(&print_lock);
+	for (i = 0; i < n; i++) {
+		while ((inb(COM1 + 5) & 0x20) == 0) {
+		}
+		outb(COM1, (uint8_t)buf[i]);
+	}
+	spin_unlock(&print_lock);
+}
+
+void g_check(bool ok, const char *what, const char *file, int line)
+{
+	if (ok) {
+		__atomic_fetch_add(&passed, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	__atomic_fetch_add(&failed, 1, __ATOMIC_RELAXED);
+	g_print("  FAIL %s:%d: %s\n", file, line, what);
+}
+
+unsigned g_failures(void)
+{
+	return __atomic_load_n(&failed, __ATOMIC_RELAXED);
+}
+
+void g_section(const char *name)
+{
+	g_print("[guest] %s\n", name);
+}
+
+void g_exit(bool pass)
+{
+	g_print("[guest] %u passed, %u failed\n", passed, failed);
+	outb(EMU_EXIT_PORT,
+	     pass && failed == 0 ? EMU_EXIT_GUEST_PASS : EMU_EXIT_GUEST_FAIL);
+	for (;;) {
+		__asm__ volatile("hlt");
+	}
+}
+
+void guest_unexpected_exception(uint64_t vector, const uint64_t *frame);
+void guest_unexpected_exception(uint64_t vector, const uint64_t *frame)
+{
+	g_print("[guest] unexpected exception %llu, frame %llx %llx %llx\n",
+		(unsigned long long)vector, (unsigned long long)frame[0],
+		(unsigned long long)frame[1], (unsigned long long)frame[2]);
+	failed++;
+	g_exit(false);
+}
+
+uint64_t g_rdmsr(uint32_t msr)
+{
+	uint32_t lo;
+	uint32_t hi;
+
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+void g_wrmsr(uint32_t msr, uint64_t val)
+{
+	__asm__ volatile("wrmsr"
+			 :
+			 : "c"(msr), "a"((uint32_t)val),
+			   "d"((uint32_t)(val >> 32))
+			 : "memory");
+}
+
+uint32_t g_apic_id(void)
+{
+	uint32_t a;
+	uint32_t b;
+	uint32_t c;
+	uint32_t d;
+
+	__asm__ volatile("cpuid"
+			 : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
+			 : "a"(1), "c"(0));
+	return b >> 24;
+}
+
+uint64_t g_rdtsc(void)
+{
+	uint32_t lo;
+	uint32_t hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}

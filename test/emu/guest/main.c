@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The test guest's boot vCPU: discovery, then every suite, then the
+ * result through isa-debug-exit. APs run guest_ap_main (tests_vcpu.c).
+ */
+#include "guest.h"
+
+const struct snp_secrets_page *g_secrets;
+unsigned g_cpu_count;
+
+void guest_idt_build(void);
+void guest_main(const struct snp_secrets_page *secrets, unsigned cpus);
+
+void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
+{
+	guest_idt_build();
+	g_secrets = secrets;
+	g_cpu_count = cpus;
+	g_print("[guest] csvsm emu test guest at VMPL1, %u CPUs, secrets page "
+		"%llx\n",
+		cpus, (unsigned long long)(uint64_t)secrets);
+	tests_discovery();
+	tests_faults();
+	tests_pvalidate();
+	tests_remap_ca();
+	tests_memory();
+	tests_hostile();
+	tests_vcpu();
+	bench_world_switch();
+	g_exit(true);
+}
