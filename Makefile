@@ -15,15 +15,21 @@ include mk/fuzz.mk
 include mk/checks.mk
 include mk/emu.mk
 
-.PHONY: all setup run check bench fuzz clean format
+.PHONY: all setup run run-sim check bench fuzz clean format
 
-all: $(HOST_BINS) $(ASAN_BINS) $(FUZZ_TARGETS) freestanding-check
+all: $(HOST_BINS) $(ASAN_BINS) $(FUZZ_TARGETS) $(EMU_FW) freestanding-check
 
 # Installs the Debian packages the build and tests need (idempotent).
 setup:
 	@scripts/setup.sh
 
+# Boots the firmware in QEMU with the test guest on two CPUs.
 run: setup
+	@$(MAKE) --no-print-directory $(EMU_FW)
+	@scripts/emu-run.sh --smp 2
+
+# The simulator's narrated session (what `make run` showed before emu).
+run-sim: setup
 	@$(MAKE) --no-print-directory $(BIN)/csvsm-sim
 	@$(BIN)/csvsm-sim demo
 
@@ -31,12 +37,13 @@ check: setup
 	@$(MAKE) --no-print-directory check-all
 
 check-all: format-check banned-check freestanding-check docs-check test \
-	test-asan fuzz-smoke
+	test-asan emu-check fuzz-smoke
 	@echo "make check: all checks passed"
 
 bench: setup
-	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench
+	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench $(EMU_FW)
 	@scripts/bench.sh $(BIN)/csvsm-bench
+	@scripts/bench-emu.sh
 
 clean:
 	rm -rf build

@@ -9,6 +9,8 @@ packages=(
 	clang libclang-rt-dev        # libFuzzer and sanitizer runtimes
 	clang-format                 # make format-check
 	valgrind                     # make bench (instruction counts)
+	qemu-system-x86              # the emu platform (make run, make check)
+	binutils                     # objcopy, size for the firmware
 	git
 )
 
