@@ -30,6 +30,7 @@
 #include "fwcfg.h"
 #include "layout.h"
 #include "npt.h"
+#include "paging.h"
 #include "smp.h"
 
 #define PVH_MAGIC 0x336EC578u
@@ -319,7 +320,7 @@ void emu_main(uint32_t start_info_pa)
 		(unsigned long long)(top / MIB), (unsigned long long)xcr0,
 		(unsigned long long)(top / PAGE));
 	emu_vcpu_cpu_init(emu_this_cpu());
-	smp_start_aps();
+	smp_start_aps(paging_init());
 	LOG_NOTICE("emu: guest at VMPL1 starts at %llx",
 		   (unsigned long long)EMU_GUEST_LOAD);
 	if (!emu_vcpu_load(emu_this_cpu(), gpa_val(boot_vmsa))) {

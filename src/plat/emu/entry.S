@@ -68,17 +68,17 @@ _start32:
 	adc $0, %edx
 	add $8, %edi
 	loop 2b
+	mov $boot_pml4, %eax
 	call enter_long_mode
 	lgdt boot_gdt_ptr
 	ljmp $SEL_CODE64, $start64
 
-/* PAE, CR3, EFER.LME|NXE, then paging. Shared by the BSP and the APs. */
+/* PAE, CR3 = %eax, EFER.LME|NXE, then paging. BSP and APs. */
 enter_long_mode:
+	mov %eax, %cr3
 	mov %cr4, %eax
 	or $CR4_PAE, %eax
 	mov %eax, %cr4
-	mov $boot_pml4, %eax
-	mov %eax, %cr3
 	mov $MSR_EFER, %ecx
 	rdmsr
 	or $(EFER_LME | EFER_NXE), %eax
@@ -166,8 +166,9 @@ tramp_pm32:
 	mov %ax, %es
 	mov %ax, %ss
 	mov $TRAMP(tramp_stack_top), %esp
-	mov $enter_long_mode, %eax
-	call *%eax
+	mov ap_cr3, %eax
+	mov $enter_long_mode, %ecx
+	call *%ecx
 	ljmp $SEL_CODE64, $ap_start64
 	.balign 8
 tramp_gdt:
@@ -211,7 +212,9 @@ boot_stack_top:
 	.global bsp_fs_block
 bsp_fs_block:
 	.skip 64
-	.global ap_boot_stack, ap_boot_fs
+	.global ap_boot_stack, ap_boot_fs, ap_cr3
+ap_cr3:
+	.skip 8
 ap_boot_stack:
 	.skip 8
 ap_boot_fs:

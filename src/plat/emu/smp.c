@@ -14,6 +14,7 @@
 extern struct emu_fs_block bsp_fs_block;
 extern uint64_t ap_boot_stack;
 extern uint64_t ap_boot_fs;
+extern uint64_t ap_cr3;
 extern const uint8_t ap_tramp_start[];
 extern const uint8_t ap_tramp_end[];
 
@@ -95,6 +96,7 @@ void emu_ap_main(void)
 	}
 	cpu_init_tables(cpu, ist);
 	lapic_init();
+	write_cr0(read_cr0() | CR0_WP);
 	(void)cpu_enable_fpu();
 	if (lapic_id() != cpu->apic_id) {
 		panic("CPU %u has APIC ID %u, expected %u", cpu->index,
@@ -105,10 +107,13 @@ void emu_ap_main(void)
 	emu_cpu_loop(cpu);
 }
 
-void smp_start_aps(void)
+void smp_start_aps(uint64_t cr3)
 {
 	unsigned i;
 
+	CHECK(cr3 <
+	      0x100000000ull); /* the trampoline loads it in 32-bit mode */
+	ap_cr3 = cr3;
 	memcpy((void *)EMU_TRAMPOLINE, ap_tramp_start,
 	       (size_t)(ap_tramp_end - ap_tramp_start));
 	for (i = 1; i < ncpus; i++) {

@@ -13,8 +13,9 @@
 
 /** Set up the boot CPU's tables (before anything else). */
 void smp_init_bsp(unsigned cpu_count);
-/** Start every AP; each runs emu_cpu_loop(). Needs the heap. */
-void smp_start_aps(void);
+/** Start every AP on page tables @cr3; each runs emu_cpu_loop(). Needs
+ * the heap. */
+void smp_start_aps(uint64_t cr3);
 struct emu_cpu *emu_cpu_by_apic(uint32_t apic_id);
 
 /**

@@ -41,8 +41,8 @@ guest_load_tables:
 3:	ret
 
 /* int probe_read(uint64_t va) / probe_write(uint64_t va) */
-	.global probe_read, probe_write
-probe_read:
+	.global probe_read_raw, probe_write_raw
+probe_read_raw:
 	lea 5f(%rip), %rax
 	mov %rax, probe_fixup(%rip)
 	lea 4f(%rip), %rax
@@ -51,7 +51,7 @@ probe_read:
 4:	movb (%rdi), %cl
 5:	movq $0, probe_rip(%rip)
 	ret
-probe_write:
+probe_write_raw:
 	lea 7f(%rip), %rax
 	mov %rax, probe_fixup(%rip)
 	lea 6f(%rip), %rax

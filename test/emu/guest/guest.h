@@ -38,9 +38,13 @@ void g_wrmsr(uint32_t msr, uint64_t val);
 uint32_t g_apic_id(void);
 uint64_t g_rdtsc(void);
 
-/* Probes (entry.S): 0, or the vector of the fault plus one. */
+/* Probes (entry.S): 0, or the vector of the fault plus one. One probe at a
+ * time in the whole guest (the probe state is global): probe_read and
+ * probe_write serialise the APs. */
 int probe_read(uint64_t va);
 int probe_write(uint64_t va);
+int probe_read_raw(uint64_t va);
+int probe_write_raw(uint64_t va);
 int probe_insn_pvalidate(uint64_t va);
 int probe_insn_vmmcall(void);
 uint32_t insn_rmpadjust(uint64_t va, uint64_t size, uint64_t attrs);

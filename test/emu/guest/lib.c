@@ -21,6 +21,7 @@ struct idt_entry guest_idt[32] __attribute__((aligned(16)));
 extern const uint64_t guest_exc_table[32];
 
 static struct spinlock print_lock;
+static struct spinlock probe_lock;
 static unsigned passed;
 static unsigned failed;
 
@@ -155,4 +156,24 @@ uint64_t g_rdtsc(void)
 
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	return ((uint64_t)hi << 32) | lo;
+}
+
+int probe_read(uint64_t va)
+{
+	int r;
+
+	spin_lock(&probe_lock);
+	r = probe_read_raw(va);
+	spin_unlock(&probe_lock);
+	return r;
+}
+
+int probe_write(uint64_t va)
+{
+	int r;
+
+	spin_lock(&probe_lock);
+	r = probe_write_raw(va);
+	spin_unlock(&probe_lock);
+	return r;
 }
