@@ -82,6 +82,17 @@ enum rmp_fault rmp_check_access(const struct rmp *rmp, unsigned vmpl,
  */
 bool rmp_range_accessible(const struct rmp *rmp, unsigned vmpl, uint64_t gpa,
 			  uint64_t len, unsigned perm);
+/* rmp_vmpl_access(): the page is shared and may be used as data. */
+#define RMP_ACCESS_SHARED 0x10u
+
+/**
+ * Every access @vmpl may make to the page at @gpa, as a mask: the
+ * RMP_PERM_* bits rmp_check_access() would allow for a private access, or
+ * RMP_ACCESS_SHARED for a hypervisor-owned page. emu builds its nested
+ * page tables from this; test/unit/rmp_model_test.c holds it equal to the
+ * access checks.
+ */
+unsigned rmp_vmpl_access(const struct rmp *rmp, unsigned vmpl, uint64_t gpa);
 /** Check a shared (C-bit clear) access: the page must be hypervisor-owned. */
 enum rmp_fault rmp_check_shared_access(const struct rmp *rmp, uint64_t gpa);
 

@@ -269,6 +269,27 @@ enum rmp_fault rmp_check_access(const struct rmp *rmp, unsigned vmpl,
 	return RMP_ACCESS_OK;
 }
 
+unsigned rmp_vmpl_access(const struct rmp *rmp, unsigned vmpl, uint64_t gpa)
+{
+	const struct rmp_entry *e = rmp_lookup(rmp, gpa);
+	unsigned perms;
+
+	if (e == NULL) {
+		return 0;
+	}
+	if ((e->flags & RMP_F_ASSIGNED) == 0) {
+		return RMP_ACCESS_SHARED;
+	}
+	if ((e->flags & RMP_F_VALIDATED) == 0 || vmpl >= SNP_VMPL_COUNT) {
+		return 0;
+	}
+	perms = vmpl == 0 ? RMP_PERM_ALL : e->perms[vmpl];
+	if (vmpl != 0 && (e->flags & RMP_F_VMSA) != 0) {
+		perms &= ~RMP_PERM_WRITE; /* as rmp_check_access() */
+	}
+	return perms;
+}
+
 bool rmp_range_accessible(const struct rmp *rmp, unsigned vmpl, uint64_t gpa,
 			  uint64_t len, unsigned perm)
 {

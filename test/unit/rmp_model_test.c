@@ -141,3 +141,59 @@ TEST(rmp_model, access_checks)
 	EXPECT_EQ(rmp_check_access(&rmp, 0, 0x1000, RMP_PERM_WRITE),
 		  RMP_ACCESS_OK);
 }
+
+/*
+ * rmp_vmpl_access() is what emu maps into the guest's nested page tables:
+ * it must allow exactly what the access checks allow, for every VMPL and
+ * every reachable RMP state (assigned or not, validated or not, VMSA, all
+ * 16 permission sets).
+ */
+TEST(rmp_model, vmpl_access_mask_equals_access_checks)
+{
+	static const unsigned perm_bits[] = {RMP_PERM_READ, RMP_PERM_WRITE,
+					     RMP_PERM_EXEC_USER,
+					     RMP_PERM_EXEC_SUPER};
+	unsigned state;
+	unsigned vmpl;
+	unsigned i;
+
+	for (state = 0; state < 4 * 2 * 16; state++) {
+		uint64_t gpa = 0x5000;
+		unsigned kind = state % 4; /* shared, assigned, valid, VMSA */
+		unsigned perms = (state / 8) % 16;
+		struct rmp_entry *e;
+
+		fresh();
+		if (kind != 0) {
+			ASSERT_EQ(rmp_hv_assign(&rmp, gpa, false),
+				  SNP_RET_SUCCESS);
+		}
+		if (kind >= 2) {
+			ASSERT_EQ(rmp_launch_page(&rmp, gpa), SNP_RET_SUCCESS);
+		}
+		e = &entries[gpa / SNP_PAGE_SIZE];
+		if (kind == 3) {
+			e->flags |= RMP_F_VMSA;
+		}
+		for (vmpl = 1; vmpl < SNP_VMPL_COUNT; vmpl++) {
+			e->perms[vmpl] = (uint8_t)perms;
+		}
+		if ((state / 4) % 2 == 1) {
+			e->perms[2] = 0; /* VMPLs differ */
+		}
+		for (vmpl = 0; vmpl < SNP_VMPL_COUNT; vmpl++) {
+			unsigned mask = rmp_vmpl_access(&rmp, vmpl, gpa);
+
+			EXPECT_EQ((mask & RMP_ACCESS_SHARED) != 0,
+				  rmp_check_shared_access(&rmp, gpa) ==
+					  RMP_ACCESS_OK);
+			for (i = 0; i < 4; i++) {
+				bool ok = rmp_check_access(&rmp, vmpl, gpa,
+							   perm_bits[i]) ==
+					  RMP_ACCESS_OK;
+
+				EXPECT_EQ((mask & perm_bits[i]) != 0, ok);
+			}
+		}
+	}
+}

@@ -6,8 +6,6 @@
 #include "svsm/std.h"
 #include "svsm/svsm.h"
 
-#include "abi/snp.h"
-
 #include "emu_rmp.h"
 
 #define PTE_P (1ull << 0)
@@ -57,33 +55,24 @@ uint64_t npt_root_pa(void)
 
 static uint64_t npt_entry_for(uint64_t gpa)
 {
-	unsigned vmpl = svsm_guest_vmpl();
-	const struct rmp_entry *e;
 	uint64_t pte = gpa | PTE_P | PTE_US;
-	unsigned perms;
+	unsigned access;
 
 	if (!memmap_is_guest_ram(gpa_init(gpa), PAGE)) {
 		return 0;
 	}
-	e = rmp_lookup(&emu_rmp, gpa);
-	if (e == NULL) {
-		return 0;
-	}
-	if ((e->flags & RMP_F_ASSIGNED) == 0) {
+	access = rmp_vmpl_access(&emu_rmp, svsm_guest_vmpl(), gpa);
+	if ((access & RMP_ACCESS_SHARED) != 0) {
 		return pte | PTE_RW | PTE_NX; /* shared: data only */
 	}
-	if ((e->flags & RMP_F_VALIDATED) == 0 || vmpl == 0 ||
-	    vmpl >= SNP_VMPL_COUNT) {
+	/* No read, no mapping (the NPT cannot express write-only). */
+	if ((access & RMP_PERM_READ) == 0) {
 		return 0;
 	}
-	perms = e->perms[vmpl];
-	if ((perms & RMP_PERM_READ) == 0) {
-		return 0;
-	}
-	if ((perms & RMP_PERM_WRITE) != 0 && (e->flags & RMP_F_VMSA) == 0) {
+	if ((access & RMP_PERM_WRITE) != 0) {
 		pte |= PTE_RW;
 	}
-	if ((perms & (RMP_PERM_EXEC_USER | RMP_PERM_EXEC_SUPER)) == 0) {
+	if ((access & (RMP_PERM_EXEC_USER | RMP_PERM_EXEC_SUPER)) == 0) {
 		pte |= PTE_NX;
 	}
 	return pte;
