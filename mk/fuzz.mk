@@ -37,3 +37,6 @@ fuzz: setup $(FUZZ_TARGETS)
 		$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 			$(BUILD)/corpus/$$(basename $$t) || exit 1; \
 	done
+
+# emu's guest page-table walker runs hosted on the sim platform's memory.
+$(BIN)/fuzz-guest_walk: $(FUZZ_OBJ)/src/plat/emu/guest_walk.o

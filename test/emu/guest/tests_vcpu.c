@@ -13,9 +13,11 @@
 #define R_INVALID_ADDRESS 0x80000003u
 #define R_INVALID_PARAMETER 0x80000005u
 #define R_FAIL_INUSE 0x80001003u
+#define C_REMAP_CA 0ull
 #define C_PVALIDATE 1ull
 #define C_CREATE_VCPU 2ull
 #define C_DELETE_VCPU 3ull
+#define C_DEPOSIT 4ull
 #define C_QUERY 6ull
 #define MSR_SEV_STATUS 0xC0010131u
 #define PAGE 4096ull
@@ -138,6 +140,27 @@ static void create_rejects_bad_input(uint64_t vmsa, uint64_t ca)
 	CHECK_EQ(call4(C_DELETE_VCPU, svsm, 0, 0, NULL), R_INVALID_PARAMETER);
 }
 
+/* A live VMSA is SVSM memory: no call may name it (T01, T06). */
+static void hostile_on_vmsa(uint64_t vmsa)
+{
+	struct svsm_ca *ca = ca_get();
+	uint16_t hdr[4] = {1, 0, 0, 0};
+	uint64_t e = vmsa; /* invalidate it */
+
+	memcpy(ca->buffer, hdr, sizeof(hdr));
+	memcpy(ca->buffer + 8, &e, 8);
+	CHECK_EQ(call4(C_PVALIDATE, (uint64_t)ca->buffer, 0, 0, NULL),
+		 R_INVALID_ADDRESS);
+	memcpy(ca->buffer + 8, &e, 8);
+	CHECK_EQ(call4(C_DEPOSIT, (uint64_t)ca->buffer, 0, 0, NULL),
+		 R_INVALID_ADDRESS);
+	CHECK_EQ(call4(C_REMAP_CA, vmsa, 0, 0, NULL), R_INVALID_ADDRESS);
+	CHECK_EQ(call4(C_CREATE_VCPU, vmsa, vmsa + 2 * PAGE, 1, NULL),
+		 R_INVALID_ADDRESS);
+	/* A list inside the VMSA page. */
+	CHECK_EQ(call4(C_PVALIDATE, vmsa + 8, 0, 0, NULL), R_INVALID_ADDRESS);
+}
+
 void tests_vcpu(void)
 {
 	uint64_t base = G_AP_BASE;
@@ -161,6 +184,7 @@ void tests_vcpu(void)
 			 R_SUCCESS);
 		CHECK_EQ(probe_read(base), 0);
 		CHECK_EQ(probe_write(base), FAULT_VC); /* a VMSA: read-only */
+		hostile_on_vmsa(base);
 		CHECK_EQ(call4(C_DELETE_VCPU, base, 0, 0, NULL), R_SUCCESS);
 		CHECK_EQ(probe_write(base), 0);
 		CHECK_EQ(call4(C_DELETE_VCPU, base, 0, 0, NULL),
