@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Guest MSR accesses. Every MSR exits (the MSR permission map is all
- * ones): the guest never reaches a host MSR, in particular not EFER.SVME,
- * VM_HSAVE_PA or VM_CR, which would hand it the SVSM's SVM state. Served:
+ * ones, threat T11): the guest never reaches a host MSR, in particular not
+ * EFER.SVME, VM_HSAVE_PA or VM_CR, which would hand it the SVSM's SVM state.
+ * Served:
  * - the GHCB MSR, per vCPU (SEV-ES keeps it in the VMSA; QEMU has no
  *   SEV-ES, so it exits here: 3 exits per MSR-protocol call);
  * - SEV_STATUS, from the VMSA's SEV_FEATURES, as SNP reports it;

@@ -3,7 +3,7 @@
  * The guest's own page tables, walked in software: QEMU provides no
  * next-RIP and no decode assists, so the SVSM reads instruction bytes at
  * the guest's RIP (a virtual address), and RMPADJUST takes a virtual
- * address in RAX. Threat: the tables are guest memory, so every entry is
+ * address in RAX. Threat T12: the tables are guest memory, so every entry is
  * read through guestmem (guest-owned, validated pages only) and a table
  * pointing into the SVSM region yields a failed walk, not SVSM bytes.
  */

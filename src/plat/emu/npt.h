@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Nested page tables: the guest VMPL's view of memory, derived from the
- * software RMP and nothing else. One NPT for all vCPUs of the guest VMPL
- * (the RMP is global). Identity mapping GPA = HPA, 4 KiB entries over RAM.
- * A page is mapped only if it is guest RAM (never the SVSM region or low
- * memory) and the RMP allows the guest VMPL to read it; write and execute
+ * Nested page tables (threat T11): the guest VMPL's view of memory,
+ * derived from the software RMP and nothing else. One NPT for all vCPUs of the
+ * guest VMPL (the RMP is global). Identity mapping GPA = HPA, 4 KiB entries
+ * over RAM. A page is mapped only if it is guest RAM (never the SVSM region or
+ * low memory) and the RMP allows the guest VMPL to read it; write and execute
  * follow the VMPL permissions (GMET is absent: either execute bit maps to
  * X); a VMSA page is never writable. Shared pages are RW, never X.
  */

@@ -9,7 +9,7 @@
  * - GHCB page: SNP Run VMPL, AP Creation, termination.
  * "Run VMPL0" is an SVSM call: the VMSA records a VMGEXIT exit and
  * request_process() runs it, exactly the path snp and sim take.
- * Threat: the GHCB is a shared page the guest writes concurrently: the
+ * Threat T12: the GHCB is a shared page the guest writes concurrently: the
  * fields are copied once, checked (valid bits) and used from the copy.
  */
 #include "svsm/log.h"
