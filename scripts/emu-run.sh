@@ -11,7 +11,7 @@ set -uo pipefail
 
 smp=1
 mem=256M
-timeout_s=300
+timeout_s=120
 check=0
 log=""
 fw=build/emu/csvsm-emu.elf

@@ -26,6 +26,7 @@ struct emu_vcpu {
 	uint64_t ghcb_msr;	/* the guest's GHCB MSR (0xC0010130) */
 	uint64_t ghcb_gpa;	/* registered GHCB page, 0 if none */
 	uint64_t pending_event; /* EVENTINJ for the next VMRUN */
+	uint64_t last_npf_gpa;	/* a #NPF retried without a change */
 	uint64_t exits;
 };
 

@@ -46,10 +46,16 @@ void exit_npf(struct emu_vcpu *v, uint64_t info1, uint64_t gpa)
 	emu_rmp_lock();
 	fault = rmp_check_access(&emu_rmp, svsm_guest_vmpl(), page, perm);
 	if (fault == RMP_ACCESS_OK) {
-		/* The RMP allows it now: a stale entry. Refresh and retry. */
+		/* The RMP allows it now: another CPU changed the page after
+		 * this CPU's walk. Refresh and retry, once: a second fault on
+		 * the same page means the NPT cannot express the access. */
 		npt_sync(page, SNP_PAGE_SIZE);
+		if (v->last_npf_gpa == page) {
+			fault = RMP_FAULT_NPF;
+		}
 	}
 	emu_rmp_unlock();
+	v->last_npf_gpa = fault == RMP_ACCESS_OK ? page : 0;
 	if (fault == RMP_FAULT_NOT_VALIDATED) {
 		emu_inject_exception(v, VEC_VC, true, VC_PAGE_NOT_VALIDATED);
 	} else if (fault == RMP_FAULT_NPF) {

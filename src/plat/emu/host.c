@@ -53,6 +53,7 @@ void host_hlt(struct emu_cpu *cpu, struct emu_vcpu *v)
 	emu_vcpu_unload(cpu);
 }
 
+/* As QEMU does for a triple fault with -no-reboot: the VM is over. */
 void host_guest_shutdown(struct emu_cpu *cpu, struct emu_vcpu *v,
 			 const char *why)
 {
@@ -60,6 +61,8 @@ void host_guest_shutdown(struct emu_cpu *cpu, struct emu_vcpu *v,
 		   (unsigned long long)v->vmsa_gpa, cpu->index, why,
 		   (unsigned long long)v->vmsa->rip);
 	emu_vcpu_unload(cpu);
+	outb(EMU_EXIT_PORT, EMU_EXIT_GUEST_TERM);
+	halt_forever();
 }
 
 void host_guest_terminate(uint32_t set, uint32_t code)

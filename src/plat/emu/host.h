@@ -24,9 +24,9 @@ void host_idle(struct emu_cpu *cpu);
 void host_poll_requests(struct emu_cpu *cpu);
 /** HLT: no interrupts are delivered to the guest yet, so it stops. */
 void host_hlt(struct emu_cpu *cpu, struct emu_vcpu *v);
-/** The vCPU cannot go on (triple fault, VMRUN refused): stop it. */
+/** The vCPU cannot go on (triple fault, VMRUN refused): end the VM. */
 void host_guest_shutdown(struct emu_cpu *cpu, struct emu_vcpu *v,
-			 const char *why);
+			 const char *why) __attribute__((noreturn));
 /** GHCB termination request: end the VM. */
 void host_guest_terminate(uint32_t set, uint32_t code)
 	__attribute__((noreturn));

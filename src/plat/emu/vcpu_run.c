@@ -302,6 +302,9 @@ static void vcpu_dispatch(struct emu_cpu *cpu, struct emu_vcpu *v)
 	const struct vmcb_control *c = &v->vmcb->control;
 	uint32_t code = (uint32_t)c->exit_code;
 
+	if (code != SVM_EXIT_NPF) {
+		v->last_npf_gpa = 0; /* the guest made progress */
+	}
 	switch (code) {
 	case SVM_EXIT_VMMCALL:
 		exit_vmmcall(cpu, v);
