@@ -89,7 +89,8 @@ enter_long_mode:
 	ret
 
 	.code64
-start64:
+/* Flat data segments; FS and GS null (their bases come from MSRs). */
+	.macro LOAD_DATA_SEGMENTS
 	mov $SEL_DATA, %ax
 	mov %ax, %ds
 	mov %ax, %es
@@ -97,6 +98,10 @@ start64:
 	xor %eax, %eax
 	mov %ax, %fs
 	mov %ax, %gs
+	.endm
+
+start64:
+	LOAD_DATA_SEGMENTS
 	mov $boot_stack_top, %rsp
 	lea bsp_fs_block(%rip), %rdi
 	call set_fs_block
@@ -126,13 +131,7 @@ set_fs_block:
 /* An AP arrives here from the trampoline; the BSP set ap_boot_stack and
  * ap_boot_fs for this AP before it sent the SIPI. */
 ap_start64:
-	mov $SEL_DATA, %ax
-	mov %ax, %ds
-	mov %ax, %es
-	mov %ax, %ss
-	xor %eax, %eax
-	mov %ax, %fs
-	mov %ax, %gs
+	LOAD_DATA_SEGMENTS
 	mov ap_boot_stack(%rip), %rsp
 	mov ap_boot_fs(%rip), %rdi
 	call set_fs_block
