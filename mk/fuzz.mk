@@ -15,7 +15,7 @@ $(FUZZ_OBJ)/%.o: %.c
 $(BIN)/fuzz-%: $(FUZZ_OBJ)/test/fuzz/%.o $(patsubst %.c,$(FUZZ_OBJ)/%.o,$(LIB_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ $(HOST_LDLIBS) -o $@
 
 .PHONY: fuzz-build fuzz-smoke
 fuzz-build: $(FUZZ_TARGETS)

@@ -31,23 +31,23 @@ $(BIN)/csvsm-tests: $(call host_objs,$(TEST_FW_SRCS) $(TEST_SRCS)) \
 		$(BUILD)/libcsvsm_sim.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	@$(CC) $(HOST_CFLAGS) $^ -o $@
+	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
 $(BIN)/csvsm-tests-asan: $(call asan_objs,$(TEST_FW_SRCS) $(TEST_SRCS)) \
 		$(BUILD)/libcsvsm_sim_asan.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	@$(CC) $(ASAN_CFLAGS) $^ -o $@
+	@$(CC) $(ASAN_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
 $(BIN)/csvsm-sim: $(call host_objs,$(TOOL_SIM_SRCS)) $(BUILD)/libcsvsm_sim.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	@$(CC) $(HOST_CFLAGS) $^ -o $@
+	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
 $(BIN)/csvsm-bench: $(call host_objs,$(BENCH_SRCS)) $(BUILD)/libcsvsm_sim.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	@$(CC) $(HOST_CFLAGS) $^ -o $@
+	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
 HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-sim $(BIN)/csvsm-bench
 ASAN_BINS := $(BIN)/csvsm-tests-asan

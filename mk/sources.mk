@@ -2,10 +2,13 @@
 # independent and must also build freestanding (freestanding-check).
 
 CORE_SRCS := $(sort $(wildcard src/core/*.c src/core/protocol/*.c \
-	src/mem/*.c src/lib/*.c src/snpmodel/*.c))
+	src/mem/*.c src/lib/*.c src/snpmodel/*.c src/vtpm/*.c))
+# TPM engines: libtpms with libcrypto. Hosted builds link the system
+# libraries; the firmware needs the libc layer (not yet: emu has no vTPM).
+ENGINE_SRCS := $(sort $(wildcard src/engine/*.c))
 SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
 SIM_SRCS := $(sort $(wildcard sim/src/*.c))
-LIB_SRCS := $(CORE_SRCS) $(SIM_PLAT_SRCS) $(SIM_SRCS)
+LIB_SRCS := $(CORE_SRCS) $(SIM_PLAT_SRCS) $(SIM_SRCS) $(ENGINE_SRCS)
 
 TEST_FW_SRCS := $(sort $(wildcard test/framework/*.c))
 TEST_SRCS := $(sort $(wildcard test/unit/*.c test/sim/*.c))

@@ -16,5 +16,8 @@ ASAN_CFLAGS := $(COMMON_CFLAGS) -O1 -fno-omit-frame-pointer \
 FUZZ_CFLAGS := $(COMMON_CFLAGS) -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 
+# The vTPM engine's libraries (hosted builds link Debian's shared ones).
+HOST_LDLIBS := -ltpms -lcrypto
+
 BUILD := build
 BIN := $(BUILD)/bin

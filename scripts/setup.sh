@@ -11,6 +11,8 @@ packages=(
 	valgrind                     # make bench (instruction counts)
 	qemu-system-x86              # the emu platform (make run, make check)
 	binutils                     # objcopy, size for the firmware
+	libtpms-dev libssl-dev       # the vTPM engine (libtpms + libcrypto)
+	tpm2-tools                   # vTPM tests with real TPM tools
 	git
 )
 

@@ -13,6 +13,7 @@
 #include "svsm/addr.h"
 #include "svsm/err.h"
 #include "svsm/memmap.h"
+#include "svsm/vtpm.h"
 
 #define SVSM_MAX_CPUS 64u
 #define SVSM_VERSION "0.1.0"
@@ -31,6 +32,8 @@ struct svsm_boot_info {
 	uint8_t guest_vmpl;	     /* 1..3 */
 	uint64_t guest_sev_features; /* SEV_FEATURES of guest VMSAs */
 	uint64_t guest_entry_rip;    /* where the boot vCPU starts */
+	/* The platform's TPM engine; NULL: no vTPM (protocol 2 not offered). */
+	const struct vtpm_engine *vtpm_engine;
 };
 
 /** Bring the SVSM up; on success *boot_vmsa is the guest boot VMSA. */

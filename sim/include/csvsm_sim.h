@@ -42,6 +42,7 @@ struct sim_config {
 	int log_level;	 /* SVSM log threshold 1..5; 0: silent (default) */
 	bool log_stderr; /* also print the SVSM log on stderr */
 	bool abort_on_panic; /* abort() on an SVSM panic (for fuzzers) */
+	bool vtpm; /* serve a vTPM (libtpms; manufacture + EK cost ~0.1 s) */
 };
 
 /** Registers of an SVSM call, in and out (58019 section 5). */
@@ -185,5 +186,18 @@ const char *sim_console(const struct sim_machine *m);
 #ifdef __cplusplus
 }
 #endif
+
+/**
+ * The Linux vTPM driver's side of one TPM command (tpm_svsm.c): the
+ * request block (command 8, locality 0, size, bytes) written at
+ * @block_gpa, an SVSM_VTPM_CMD call from @vcpu, the response read back.
+ * *@result is the call's RAX; on SVSM_SUCCESS, *@rsp_len bytes of TPM
+ * response are in @rsp. @block_gpa must be guest memory the guest may
+ * write (validated).
+ */
+enum sim_status sim_vtpm_command(struct sim_machine *m, unsigned vcpu,
+				 uint64_t block_gpa, const void *cmd,
+				 uint32_t cmd_len, void *rsp, uint32_t rsp_max,
+				 uint32_t *rsp_len, uint32_t *result);
 
 #endif /* CSVSM_SIM_H */

@@ -10,6 +10,7 @@
 
 #include "svsm/log.h"
 #include "svsm/svsm.h"
+#include "svsm/vtpm.h"
 
 #include "abi/snp.h"
 
@@ -182,6 +183,7 @@ static bool sim_boot_svsm(struct sim_machine *m)
 	info.guest_vmpl = c->guest_vmpl;
 	info.guest_sev_features = c->sev_features;
 	info.guest_entry_rip = 0xFFF0;
+	info.vtpm_engine = c->vtpm ? &vtpm_engine_libtpms : NULL;
 
 	log_set_level(c->log_level > 0 ? (enum log_level)c->log_level
 				       : LOG_LEVEL_ERROR);
@@ -245,6 +247,9 @@ void sim_destroy(struct sim_machine *m)
 		return;
 	}
 	if (live_machine == m) {
+		if (m->cfg.vtpm) {
+			vtpm_service_shutdown();
+		}
 		live_machine = NULL;
 	}
 	guest_mem_put(m->mem, m->cfg.guest_mem_size);

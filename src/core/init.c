@@ -227,8 +227,12 @@ enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 		err = init_step(init_boot_vcpu(info, boot_vmsa), "boot vCPU");
 	}
 	if (err == SVSM_OK) {
-		LOG_INFO("heap: %llu free pages; services: core protocol v1",
-			 (unsigned long long)mem_heap_free_pages());
+		err = init_step(vtpm_service_init(info->vtpm_engine), "vTPM");
+	}
+	if (err == SVSM_OK) {
+		LOG_INFO("heap: %llu free pages; services: core protocol v1%s",
+			 (unsigned long long)mem_heap_free_pages(),
+			 vtpm_service_active() ? ", vTPM protocol v1" : "");
 	}
 	return err;
 }
