@@ -52,7 +52,7 @@ $(BIN)/csvsm-bench: $(call host_objs,$(BENCH_SRCS)) $(BUILD)/libcsvsm_sim.a
 HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-sim $(BIN)/csvsm-bench
 ASAN_BINS := $(BIN)/csvsm-tests-asan
 
-.PHONY: test test-asan
+.PHONY: test test-asan vtpm-check
 test: $(BIN)/csvsm-tests
 	$(BIN)/csvsm-tests
 
@@ -62,3 +62,7 @@ test-asan: $(BIN)/csvsm-tests-asan
 		$(BIN)/csvsm-tests-asan
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Real TPM tools (tpm2-tools) against the SVSM's vTPM over mssim.
+vtpm-check: $(BIN)/csvsm-sim
+	@test/vtpm/tpm2-tools.sh

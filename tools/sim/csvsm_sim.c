@@ -14,6 +14,8 @@
 #include "abi/svsm_call.h"
 #include "abi/svsm_core.h"
 
+#include "vtpm_mssim.h"
+
 static struct sim_machine *machine;
 static size_t console_shown;
 
@@ -271,6 +273,9 @@ int main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "demo") == 0) {
 		return demo();
 	}
-	fprintf(stderr, "usage: csvsm-sim demo\n");
+	if (argc >= 2 && strcmp(argv[1], "vtpm") == 0) {
+		return vtpm_mssim_main(argc - 2, argv + 2);
+	}
+	fprintf(stderr, "usage: csvsm-sim demo | vtpm --mssim PORT\n");
 	return 2;
 }
