@@ -63,6 +63,8 @@ test-asan: $(BIN)/csvsm-tests-asan
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# Real TPM tools (tpm2-tools) against the SVSM's vTPM over mssim.
+# Real TPM tools (tpm2-tools, pytss) against the SVSM's vTPM over mssim,
+# and a differential run against swtpm.
 vtpm-check: $(BIN)/csvsm-sim
 	@test/vtpm/tpm2-tools.sh
+	@test/vtpm/linux-sequence.sh
