@@ -41,8 +41,10 @@ check-all: format-check banned-check freestanding-check docs-check test \
 	@echo "make check: all checks passed"
 
 bench: setup
-	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench $(EMU_FW)
+	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench $(BIN)/csvsm-bench-vtpm \
+		$(EMU_FW)
 	@scripts/bench.sh $(BIN)/csvsm-bench
+	@scripts/bench-vtpm.sh
 	@scripts/bench-emu.sh
 
 clean:

@@ -49,7 +49,14 @@ $(BIN)/csvsm-bench: $(call host_objs,$(BENCH_SRCS)) $(BUILD)/libcsvsm_sim.a
 	@echo "  LD      $@"
 	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
-HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-sim $(BIN)/csvsm-bench
+$(BIN)/csvsm-bench-vtpm: $(call host_objs,$(BENCH_VTPM_SRCS)) \
+		$(BUILD)/libcsvsm_sim.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
+
+HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-sim $(BIN)/csvsm-bench \
+	$(BIN)/csvsm-bench-vtpm
 ASAN_BINS := $(BIN)/csvsm-tests-asan
 
 .PHONY: test test-asan vtpm-check

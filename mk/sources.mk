@@ -14,4 +14,5 @@ TEST_FW_SRCS := $(sort $(wildcard test/framework/*.c))
 TEST_SRCS := $(sort $(wildcard test/unit/*.c test/sim/*.c))
 FUZZ_SRCS := $(sort $(wildcard test/fuzz/*.c))
 TOOL_SIM_SRCS := $(sort $(wildcard tools/sim/*.c))
-BENCH_SRCS := $(sort $(wildcard bench/*.c))
+BENCH_SRCS := bench/bench_core.c
+BENCH_VTPM_SRCS := bench/bench_vtpm.c

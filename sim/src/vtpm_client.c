@@ -35,12 +35,13 @@ enum sim_status sim_vtpm_command(struct sim_machine *m, unsigned vcpu,
 	if (m == NULL || cmd_len > SVSM_VTPM_MAX_COMMAND) {
 		return SIM_BAD_ARG;
 	}
-	memset(block, 0, sizeof(block));
+	/* Only what the driver fills in: the rest of the block is stale. */
 	put_le32(block + SVSM_VTPM_REQ_OFF_CMD, SVSM_VTPM_SEND_COMMAND);
 	block[SVSM_VTPM_REQ_OFF_LOCALITY] = 0;
 	put_le32(block + SVSM_VTPM_REQ_OFF_SIZE, cmd_len);
 	memcpy(block + SVSM_VTPM_REQ_OFF_DATA, cmd, cmd_len);
-	st = sim_mem_write(m, block_gpa, block, sizeof(block));
+	st = sim_mem_write(m, block_gpa, block,
+			   SVSM_VTPM_REQ_OFF_DATA + cmd_len);
 	if (st != SIM_OK) {
 		return st;
 	}
@@ -53,7 +54,7 @@ enum sim_status sim_vtpm_command(struct sim_machine *m, unsigned vcpu,
 	if (*result != SVSM_SUCCESS) {
 		return SIM_OK;
 	}
-	st = sim_mem_read(m, block_gpa, block, sizeof(block));
+	st = sim_mem_read(m, block_gpa, block, SVSM_VTPM_RSP_OFF_DATA);
 	if (st != SIM_OK) {
 		return st;
 	}
@@ -62,7 +63,10 @@ enum sim_status sim_vtpm_command(struct sim_machine *m, unsigned vcpu,
 	if (size > SVSM_VTPM_MAX_RESPONSE || size > rsp_max) {
 		return SIM_BAD_ARG;
 	}
-	memcpy(rsp, block + SVSM_VTPM_RSP_OFF_DATA, size);
+	st = sim_mem_read(m, block_gpa + SVSM_VTPM_RSP_OFF_DATA, rsp, size);
+	if (st != SIM_OK) {
+		return st;
+	}
 	*rsp_len = size;
 	return SIM_OK;
 }
