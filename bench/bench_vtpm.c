@@ -229,7 +229,7 @@ int main(int argc, char **argv)
 	}
 	vtpm_engine_libtpms.shutdown();
 
-	a.sin_port = htons((uint16_t)atoi(argv[1]));
+	a.sin_port = htons((uint16_t)strtoul(argv[1], NULL, 10));
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	swtpm_fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (swtpm_fd < 0 ||

@@ -69,9 +69,10 @@ static TPM_RESULT nv_store(const unsigned char *data, uint32_t length,
 	struct nv_blob *b = nv_find(name);
 	unsigned char *copy;
 	unsigned i;
+	size_t name_len = strlen(name);
 
 	(void)tpm_number;
-	if (strlen(name) >= NV_NAME_MAX) {
+	if (name_len >= NV_NAME_MAX) {
 		return TPM_FAIL;
 	}
 	for (i = 0; b == NULL && i < NV_SLOTS; i++) {
@@ -86,7 +87,7 @@ static TPM_RESULT nv_store(const unsigned char *data, uint32_t length,
 	}
 	memcpy(copy, data, length);
 	free(b->data);
-	strcpy(b->name, name);
+	memcpy(b->name, name, name_len + 1);
 	b->data = copy;
 	b->len = length;
 	return TPM_SUCCESS;
