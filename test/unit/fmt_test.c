@@ -37,6 +37,34 @@ TEST(fmt, matches_libc)
 	CHECK_FMT(64, "%s", "");
 }
 
+/* Edge cases C defines (ignored flags, unknown conversions) on purpose. */
+#pragma GCC diagnostic ignored "-Wformat"
+
+/* What libtpms' and libcrypto's log and error strings use. */
+TEST(fmt, precision_flags_and_lengths)
+{
+	CHECK_FMT(64, "%.3s|%.*s|%-*s|%*d", "abcdef", 2, "xyz", 5, "l", 4, 7);
+	CHECK_FMT(64, "%.5d|%8.3x|%-8.3u|%.0d|%.0x", 42, 0xau, 7u, 0, 0u);
+	CHECK_FMT(64, "%+d|% d|%+d|% d", 5, 5, -5, -5);
+	CHECK_FMT(64, "%#x|%#X|%#o|%#o|%o|%#x", 255u, 255u, 8u, 0u, 8u, 0u);
+	CHECK_FMT(64, "%hd|%hhd|%hu|%hhu|%hhx", 70000, 300, 70000u, 300u,
+		  0x1ffu);
+	CHECK_FMT(64, "%-08d|%08.3d|%*.*d", 3, 3, -6, 3, 9);
+	CHECK_FMT(64, "%-+6d|%+06d|%#010x", 12, -12, 0xbeefu);
+	CHECK_FMT(64, "%20p|%-20p|", (void *)0x1234, (void *)0xff);
+}
+
+/* An unknown conversion stops the output: later arguments are unknowable. */
+TEST(fmt, unknown_conversion_stops)
+{
+	char buf[32];
+
+	EXPECT_EQ(fmt_snprintf(buf, sizeof(buf), "a%fb%s", 1.0, "x"), 3);
+	EXPECT_TRUE(strcmp(buf, "a%?") == 0);
+	EXPECT_EQ(fmt_snprintf(buf, sizeof(buf), "end%"), 5);
+	EXPECT_TRUE(strcmp(buf, "end%?") == 0);
+}
+
 TEST(fmt, truncates_and_terminates)
 {
 	CHECK_FMT(5, "%s", "truncated");
