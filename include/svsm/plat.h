@@ -54,6 +54,29 @@ void plat_unmap_private(void *va, size_t len);
 
 void plat_console_write(const char *s, size_t len);
 
+/**
+ * Fill @buf from the CPU's random number generator (RDRAND on emu and snp;
+ * the host's getrandom on sim). False if the source kept failing: callers
+ * fail their request, never fall back to weaker randomness.
+ */
+bool plat_entropy(void *buf, size_t len);
+
+/**
+ * A monotonic nanosecond count from an arbitrary start. Not trusted for
+ * wall time; on emu the rate is the TSC's, approximately.
+ */
+uint64_t plat_clock_ns(void);
+
+/*
+ * Bracket code that uses x87/SSE/AVX registers (the linked libraries; the
+ * SVSM's own code is general-register only). Where the SVSM shares those
+ * registers with its guest (emu: SVM does not switch them), begin saves
+ * the guest's state and loads the initial state, end restores the guest's.
+ * Brackets do not nest; callers are serialised (the vTPM lock).
+ */
+void plat_simd_begin(void);
+void plat_simd_end(void);
+
 /** Ask the hypervisor to terminate the VM with a GHCB reason set and code. */
 void plat_terminate(uint32_t reason_set, uint32_t reason_code)
 	__attribute__((noreturn));

@@ -12,8 +12,14 @@
 
 #include "svsm/svsm.h"
 
-#define EMU_STACK_PAGES 4u /* 16 KiB per stack */
-#define EMU_IST_COUNT 4u   /* 1 #DF, 2 NMI, 3 #MC, 4 every other exception */
+/*
+ * Stacks. Exception stacks are 16 KiB; each CPU's main stack, which runs
+ * the vTPM engine (libtpms and libcrypto reach 11.2 KiB of their own, see
+ * docs/vtpm.md), is 64 KiB, as is the BSP's boot stack (entry.S).
+ */
+#define EMU_IST_STACK_ORDER 2u	/* 16 KiB */
+#define EMU_MAIN_STACK_ORDER 4u /* 64 KiB */
+#define EMU_IST_COUNT 4u /* 1 #DF, 2 NMI, 3 #MC, 4 every other exception */
 
 struct emu_fs_block {
 	uint64_t self;

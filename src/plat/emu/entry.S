@@ -205,7 +205,7 @@ boot_pd:
 	.skip 4 * 4096
 	.balign 16
 boot_stack:
-	.skip 16384
+	.skip 65536	/* EMU_MAIN_STACK_ORDER: the vTPM starts on it */
 boot_stack_top:
 	.balign 64
 	.global bsp_fs_block

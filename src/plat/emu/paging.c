@@ -61,8 +61,8 @@ uint64_t paging_init(void)
 	uint64_t text_end = (uint64_t)__text_end;
 	unsigned i;
 
-	CHECK(text_start == EMU_SVSM_BASE &&
-	      text_end <= EMU_SVSM_BASE + SPAN_2M);
+	CHECK(text_start == EMU_SVSM_BASE && text_end > text_start &&
+	      text_end <= EMU_SVSM_END);
 	pml4[0] = (uint64_t)pdpt | PTE_P | PTE_RW;
 	for (i = 0; i < 4; i++) {
 		uint64_t *pd = table();
@@ -84,9 +84,14 @@ uint64_t paging_init(void)
 						     EMU_TRAMPOLINE + PAGE,
 						     true) |
 				PTE_P | PTE_RW;
-			pd[1] = (uint64_t)fine_table(EMU_SVSM_BASE, text_start,
-						     text_end, false) |
-				PTE_P | PTE_RW;
+			/* The 2 MiB spans holding the image's text. */
+			for (j = EMU_SVSM_BASE / SPAN_2M;
+			     j * SPAN_2M < text_end; j++) {
+				pd[j] = (uint64_t)fine_table(j * SPAN_2M,
+							     text_start,
+							     text_end, false) |
+					PTE_P | PTE_RW;
+			}
 		}
 	}
 	write_cr0(read_cr0() | CR0_WP);

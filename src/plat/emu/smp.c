@@ -73,14 +73,15 @@ void smp_init_bsp(unsigned cpu_count)
 	lapic_init();
 }
 
-static void *stack_alloc(void)
+/* A stack of 2^order pages; returns its top. */
+static void *stack_alloc(unsigned order)
 {
-	void *p = page_alloc(2); /* 16 KiB */
+	void *p = page_alloc(order);
 
 	if (p == NULL) {
 		panic("no memory for CPU stacks");
 	}
-	return (uint8_t *)p + 4 * 4096;
+	return (uint8_t *)p + ((size_t)4096 << order);
 }
 
 static struct emu_cpu *ap_arriving;
@@ -92,7 +93,7 @@ void emu_ap_main(void)
 	unsigned i;
 
 	for (i = 0; i < EMU_IST_COUNT; i++) {
-		ist[i] = stack_alloc();
+		ist[i] = stack_alloc(EMU_IST_STACK_ORDER);
 	}
 	cpu_init_tables(cpu, ist);
 	lapic_init();
@@ -126,7 +127,7 @@ void smp_start_aps(uint64_t cr3)
 		fs->cpu = cpu;
 		cpu->fs = fs;
 		ap_arriving = cpu;
-		ap_boot_stack = (uint64_t)stack_alloc();
+		ap_boot_stack = (uint64_t)stack_alloc(EMU_MAIN_STACK_ORDER);
 		ap_boot_fs = (uint64_t)fs;
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		lapic_start_ap(cpu->apic_id, EMU_TRAMPOLINE);

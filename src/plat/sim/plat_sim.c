@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "svsm/check.h"
 #include "svsm/plat.h"
@@ -124,6 +126,39 @@ void plat_unmap_private(void *va, size_t len)
 {
 	(void)va;
 	(void)len;
+}
+
+bool plat_entropy(void *buf, size_t len)
+{
+	unsigned char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = getrandom(p, len, 0);
+
+		if (n <= 0) {
+			return false;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+uint64_t plat_clock_ns(void)
+{
+	struct timespec ts;
+
+	CHECK(clock_gettime(CLOCK_MONOTONIC, &ts) == 0);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A hosted process: the compiler and the C library own the SIMD state. */
+void plat_simd_begin(void)
+{
+}
+
+void plat_simd_end(void)
+{
 }
 
 void plat_console_write(const char *s, size_t len)

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Entropy and time for the SVSM on emu (plat_entropy, plat_clock_ns).
+ * RDRAND is QEMU's (seeded from the host's getrandom): under emulation the
+ * host sees everything anyway, which the threat model for emu states. On
+ * snp the same instruction is the CPU's DRNG.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "svsm/plat.h"
+
+#include "arch.h"
+
+/* Intel's guidance for RDRAND: retry a transient underflow ten times. */
+#define RDRAND_RETRIES 10u
+
+static bool rdrand64(uint64_t *v)
+{
+	for (unsigned i = 0; i < RDRAND_RETRIES; i++) {
+		bool ok;
+
+		__asm__ volatile("rdrand %0" : "=r"(*v), "=@ccc"(ok));
+		if (ok) {
+			return true;
+		}
+	}
+	return false;
+}
+
+bool plat_entropy(void *buf, size_t len)
+{
+	unsigned char *p = buf;
+
+	if ((cpuid(1, 0).ecx & (1u << 30)) == 0) { /* no RDRAND: no entropy */
+		return false;
+	}
+	while (len > 0) {
+		uint64_t v;
+		size_t n = len < sizeof(v) ? len : sizeof(v);
+
+		if (!rdrand64(&v)) {
+			return false;
+		}
+		__builtin_memcpy(p, &v, n);
+		p += n;
+		len -= n;
+	}
+	return true;
+}
+
+/*
+ * TSC ticks taken as nanoseconds: monotonic, with a rate that is only
+ * approximately right (QEMU's TSC runs near the host's GHz rate). Nothing
+ * in the SVSM needs more than ordering and rough timeouts.
+ */
+uint64_t plat_clock_ns(void)
+{
+	return rdtsc();
+}
