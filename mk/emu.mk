@@ -19,11 +19,17 @@ FW_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none \
 	-Wl,-z,noexecstack -Wl,--no-warn-rwx-segments
 
 EMU_PLAT_C := $(sort $(wildcard src/plat/emu/*.c))
-EMU_PLAT_S := $(sort $(wildcard src/plat/emu/*.S))
-LIBC_SRCS := $(sort $(wildcard src/libc/*.c))
-FW_C_SRCS := $(CORE_SRCS) $(LIBC_SRCS) $(EMU_PLAT_C)
+EMU_PLAT_S := $(sort $(wildcard src/plat/emu/*.S)) $(LIBC_S_SRCS)
+# The firmware links Debian's libtpms and libcrypto through the libc layer
+# (src/libc/libc_internal.h); the test guest needs only the mem* functions.
+FW_C_SRCS := $(CORE_SRCS) $(LIBC_SRCS) $(ENGINE_SRCS) $(EMU_PLAT_C)
 GUEST_C_SRCS := $(sort $(wildcard test/emu/guest/*.c)) src/lib/fmt.c \
-	$(LIBC_SRCS)
+	src/libc/string.c
+TPM_ARCHIVES := $(LIBDIR)/libtpms.a $(LIBDIR)/libcrypto.a
+# Only libtpms' own headers from /usr/include: the rest of the firmware's
+# C library headers are src/libc/include.
+FW_ENGINE_INC := $(EMU_OBJ)/include
+FW_ENGINE_CFLAGS := -Isrc/libc/include -I$(FW_ENGINE_INC)
 GUEST_S_SRCS := $(sort $(wildcard test/emu/guest/*.S))
 
 fw_objs = $(patsubst %,$(EMU_OBJ)/fw/%.o,$(1))
@@ -33,6 +39,13 @@ $(EMU_OBJ)/fw/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (emu)"
 	@$(CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FW_ENGINE_INC)/libtpms/tpm_library.h:
+	@mkdir -p $(FW_ENGINE_INC)
+	@ln -sfn /usr/include/libtpms $(FW_ENGINE_INC)/libtpms
+
+$(call fw_objs,$(ENGINE_SRCS)): FW_CFLAGS += $(FW_ENGINE_CFLAGS)
+$(call fw_objs,$(ENGINE_SRCS)): $(FW_ENGINE_INC)/libtpms/tpm_library.h
 
 $(EMU_OBJ)/fw/%.S.o: %.S $(EMU_GUEST_BIN)
 	@mkdir -p $(dir $@)
@@ -50,6 +63,18 @@ $(EMU_OBJ)/guest/%.S.o: %.S
 	@echo "  AS      $< (guest)"
 	@$(CC) $(GUEST_CFLAGS) -MMD -MP -c $< -o $@
 
+# The guest's expected PCR value, computed on the build host (hashlib), so
+# the SVSM's libcrypto is checked against an independent SHA-256.
+EMU_GUEST_GEN := $(EMU_OBJ)/guest-gen
+$(EMU_GUEST_GEN)/vtpm_expected.h: scripts/vtpm-expected.py
+	@mkdir -p $(dir $@)
+	@python3 scripts/vtpm-expected.py > $@
+
+$(call guest_objs,test/emu/guest/tests_vtpm.c): \
+	$(EMU_GUEST_GEN)/vtpm_expected.h
+$(call guest_objs,test/emu/guest/tests_vtpm.c): \
+	GUEST_CFLAGS += -I$(EMU_GUEST_GEN)
+
 $(EMU_GUEST_ELF): $(call guest_objs,$(GUEST_S_SRCS) $(GUEST_C_SRCS)) \
 		test/emu/guest/guest.ld
 	@echo "  LD      $@"
@@ -61,8 +86,10 @@ $(EMU_GUEST_BIN): $(EMU_GUEST_ELF)
 
 $(EMU_FW): $(call fw_objs,$(EMU_PLAT_S) $(FW_C_SRCS)) src/plat/emu/emu.ld
 	@echo "  LD      $@"
-	@$(CC) $(FW_LDFLAGS) -Wl,-T,src/plat/emu/emu.ld \
-		$(call fw_objs,$(EMU_PLAT_S) $(FW_C_SRCS)) -lgcc -o $@
+	@$(CC) $(FW_LDFLAGS) -Wl,--gc-sections -Wl,-T,src/plat/emu/emu.ld \
+		$(call fw_objs,$(EMU_PLAT_S) $(FW_C_SRCS)) \
+		$(TPM_ARCHIVES) -lgcc -o $@
+	@scripts/record-archives.sh $(TPM_ARCHIVES)
 
 .PHONY: emu emu-check
 emu: $(EMU_FW)

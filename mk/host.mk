@@ -27,14 +27,32 @@ $(BUILD)/libcsvsm_sim_asan.a: $(call asan_objs,$(LIB_SRCS))
 	@echo "  AR      $@"
 	@rm -f $@ && ar rcs $@ $^
 
+# The firmware's libc layer, built hosted with every symbol renamed tl_*
+# (test/libc/rename.h) so that the tests can compare it with glibc. Its
+# firmware hooks (svsm_hooks.c) are replaced by the test's.
+LIBC_TEST_SRCS := $(filter-out src/libc/svsm_hooks.c,$(LIBC_SRCS)) \
+	$(LIBC_S_SRCS)
+libc_test_objs = $(patsubst %,$(1)/libc-test/%.o,$(LIBC_TEST_SRCS))
+LIBC_TEST_FLAGS := -include test/libc/rename.h -Wno-missing-prototypes
+
+$(HOST_OBJ)/libc-test/%.o: % test/libc/rename.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (libc test)"
+	@$(CC) $(HOST_CFLAGS) $(LIBC_TEST_FLAGS) -MMD -MP -c $< -o $@
+
+$(ASAN_OBJ)/libc-test/%.o: % test/libc/rename.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (libc test, asan)"
+	@$(CC) $(ASAN_CFLAGS) $(LIBC_TEST_FLAGS) -MMD -MP -c $< -o $@
+
 $(BIN)/csvsm-tests: $(call host_objs,$(TEST_FW_SRCS) $(TEST_SRCS)) \
-		$(BUILD)/libcsvsm_sim.a
+		$(call libc_test_objs,$(HOST_OBJ)) $(BUILD)/libcsvsm_sim.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
 $(BIN)/csvsm-tests-asan: $(call asan_objs,$(TEST_FW_SRCS) $(TEST_SRCS)) \
-		$(BUILD)/libcsvsm_sim_asan.a
+		$(call libc_test_objs,$(ASAN_OBJ)) $(BUILD)/libcsvsm_sim_asan.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	@$(CC) $(ASAN_CFLAGS) $^ $(HOST_LDLIBS) -o $@

@@ -4,8 +4,11 @@
 CORE_SRCS := $(sort $(wildcard src/core/*.c src/core/protocol/*.c \
 	src/mem/*.c src/lib/*.c src/snpmodel/*.c src/vtpm/*.c))
 # TPM engines: libtpms with libcrypto. Hosted builds link the system
-# libraries; the firmware needs the libc layer (not yet: emu has no vTPM).
+# libraries; the firmware links the same archives through the libc layer.
 ENGINE_SRCS := $(sort $(wildcard src/engine/*.c))
+# The firmware's C library layer (never in hosted builds: glibc is there).
+LIBC_SRCS := $(sort $(wildcard src/libc/*.c))
+LIBC_S_SRCS := $(sort $(wildcard src/libc/*.S))
 SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
 SIM_SRCS := $(sort $(wildcard sim/src/*.c))
 LIB_SRCS := $(CORE_SRCS) $(SIM_PLAT_SRCS) $(SIM_SRCS) $(ENGINE_SRCS)

@@ -18,6 +18,8 @@ FUZZ_CFLAGS := $(COMMON_CFLAGS) -O1 -fno-omit-frame-pointer \
 
 # The vTPM engine's libraries (hosted builds link Debian's shared ones).
 HOST_LDLIBS := -ltpms -lcrypto
+# Where Debian keeps the static archives the firmware links.
+LIBDIR := /usr/lib/$(shell $(CC) -print-multiarch)
 
 BUILD := build
 BIN := $(BUILD)/bin

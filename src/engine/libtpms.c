@@ -4,12 +4,16 @@
  * OpenSSL's libcrypto. NV state lives in SVSM memory (volatile: sealing it
  * across boots needs the attestation issue's derived keys). libtpms is a
  * process-wide singleton; the service serialises every call into it.
+ * Both libraries use SIMD registers: every call into them is bracketed by
+ * plat_simd_begin/end, which keeps the guest's register state from them
+ * and theirs from the guest.
  */
 #include <libtpms/tpm_error.h>
 #include <libtpms/tpm_library.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "svsm/plat.h"
 #include "svsm/vtpm.h"
 
 #define NV_SLOTS 8u
@@ -140,7 +144,9 @@ static void nv_clear(void)
 static void engine_shutdown(void)
 {
 	if (running) {
+		plat_simd_begin();
 		TPMLIB_Terminate();
+		plat_simd_end();
 		running = false;
 	}
 	nv_clear();
@@ -163,19 +169,19 @@ static enum svsm_err engine_init(uint32_t max_command)
 	};
 	uint32_t min_size = 0;
 	uint32_t max_size = 0;
+	bool ok;
 
 	engine_shutdown(); /* a fresh, newly manufactured TPM every boot */
-	if (TPMLIB_ChooseTPMVersion(TPMLIB_TPM_VERSION_2) != TPM_SUCCESS ||
-	    TPMLIB_RegisterCallbacks(&cbs) != TPM_SUCCESS) {
-		return SVSM_E_INVAL;
-	}
+	plat_simd_begin();
 	/* GetCapability then reports MAX_COMMAND/RESPONSE_SIZE that fit the
 	 * protocol block (libtpms' default, 4096, does not). */
-	if (TPMLIB_SetBufferSize(max_command, &min_size, &max_size) !=
-	    max_command) {
-		return SVSM_E_INVAL;
-	}
-	if (TPMLIB_MainInit() != TPM_SUCCESS) {
+	ok = TPMLIB_ChooseTPMVersion(TPMLIB_TPM_VERSION_2) == TPM_SUCCESS &&
+	     TPMLIB_RegisterCallbacks(&cbs) == TPM_SUCCESS &&
+	     TPMLIB_SetBufferSize(max_command, &min_size, &max_size) ==
+		     max_command &&
+	     TPMLIB_MainInit() == TPM_SUCCESS;
+	plat_simd_end();
+	if (!ok) {
 		return SVSM_E_INVAL;
 	}
 	running = true;
@@ -187,14 +193,16 @@ static enum svsm_err engine_execute(const uint8_t *cmd, uint32_t cmd_len,
 				    uint32_t *rsp_len)
 {
 	uint32_t len = 0;
+	TPM_RESULT rc;
 
 	if (!running || cmd_len > sizeof(cmd_buf)) {
 		return SVSM_E_INVAL;
 	}
 	memcpy(cmd_buf, cmd, cmd_len); /* libtpms takes a non-const buffer */
-	if (TPMLIB_Process(&rsp_buf, &len, &rsp_buf_size, cmd_buf, cmd_len) !=
-		    TPM_SUCCESS ||
-	    len > rsp_max) {
+	plat_simd_begin();
+	rc = TPMLIB_Process(&rsp_buf, &len, &rsp_buf_size, cmd_buf, cmd_len);
+	plat_simd_end();
+	if (rc != TPM_SUCCESS || len > rsp_max) {
 		return SVSM_E_INVAL;
 	}
 	memcpy(rsp, rsp_buf, len);

@@ -14,6 +14,7 @@
  * own e820 discovery for nothing. On snp, IGVM replaces both.
  */
 #include "svsm/check.h"
+#include "svsm/libc.h"
 #include "svsm/log.h"
 #include "svsm/mem.h"
 #include "svsm/page_state.h"
@@ -21,6 +22,7 @@
 #include "svsm/std.h"
 #include "svsm/svsm.h"
 #include "svsm/terminate.h"
+#include "svsm/vtpm.h"
 
 #include "abi/snp.h"
 
@@ -306,10 +308,13 @@ void emu_main(uint32_t start_info_pa)
 	info.guest_vmpl = 1;
 	info.guest_sev_features = SEV_FEAT_SNP_ACTIVE;
 	info.guest_entry_rip = EMU_GUEST_LOAD;
+	info.vtpm_engine = &vtpm_engine_libtpms;
 	if (svsm_init(&info, &boot_vmsa) != SVSM_OK) {
 		boot_fail("svsm_init failed", TERM_SET_CSVSM,
 			  TERM_CSVSM_BAD_BOOT_INFO);
 	}
+	LOG_INFO("libc: %llu calls to unsupported functions, all failed safely",
+		 (unsigned long long)libc_unsupported_calls());
 	grant_launch_region();
 	boot_vcpu_context(boot_vmsa, cpus);
 	LOG_NOTICE(

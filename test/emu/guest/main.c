@@ -26,6 +26,7 @@ void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
 	tests_memory();
 	tests_hostile();
 	tests_vcpu();
+	tests_vtpm();
 	bench_world_switch();
 	g_exit(true);
 }
