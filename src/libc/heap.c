@@ -14,9 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "libc_internal.h"
 #include "svsm/mem.h"
 #include "svsm/slab.h"
+
+#include "libc_internal.h"
 
 void *malloc(size_t n);
 void *calloc(size_t count, size_t size);
@@ -65,7 +66,8 @@ void *malloc(size_t n)
 		return NULL;
 	}
 	if (((uintptr_t)h & 15u) != 0) {
-		libc_hook_fatal("malloc", "allocator returned a misaligned block");
+		libc_hook_fatal("malloc",
+				"allocator returned a misaligned block");
 	}
 	h->size = n;
 	h->magic = HEAP_MAGIC;
@@ -77,9 +79,10 @@ static struct heap_header *header_of(void *p, const char *who)
 	struct heap_header *h = (struct heap_header *)p - 1;
 
 	if (((uintptr_t)p & 15u) != 0 || h->magic != HEAP_MAGIC) {
-		libc_hook_fatal(who, h->magic == HEAP_FREED
-					     ? "block freed twice"
-					     : "pointer malloc() did not return");
+		libc_hook_fatal(who,
+				h->magic == HEAP_FREED
+					? "block freed twice"
+					: "pointer malloc() did not return");
 	}
 	return h;
 }

@@ -48,8 +48,7 @@ static int digit_value(char c)
  * (@s itself if there are no digits).
  */
 static unsigned long parse_magnitude(const char *s, char **end, int base,
-				     unsigned long limit, bool *neg,
-				     bool *over)
+				     unsigned long limit, bool *neg, bool *over)
 {
 	const char *p = s;
 	unsigned long v = 0;
@@ -189,6 +188,7 @@ void srand(unsigned seed)
 /* A 64-bit LCG (Knuth's MMIX constants); the high bits are returned. */
 int rand(void)
 {
-	rand_state = rand_state * 6364136223846793005ull + 1442695040888963407ull;
+	rand_state =
+		rand_state * 6364136223846793005ull + 1442695040888963407ull;
 	return (int)(rand_state >> 33);
 }

@@ -16,8 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "libc_internal.h"
 #include "svsm/std.h"
+
+#include "libc_internal.h"
 
 #define LIBC_EOF (-1)
 #define LINE_MAX_OUT 512u

@@ -5,10 +5,11 @@
  * broken invariant inside a library (assert, abort, fortify) is the
  * SVSM's panic. (The hosted tests of the layer supply their own hooks.)
  */
-#include "libc_internal.h"
 #include "svsm/check.h"
 #include "svsm/log.h"
 #include "svsm/plat.h"
+
+#include "libc_internal.h"
 
 void libc_hook_log(const char *s, size_t len)
 {

@@ -33,10 +33,11 @@ const unsigned short **tl___ctype_b_loc(void);
 const int32_t **tl___ctype_tolower_loc(void);
 long tl_strtol(const char *s, char **end, int base);
 unsigned long tl_strtoul(const char *s, char **end, int base);
-void tl_qsort(void *b, size_t n, size_t sz, int (*c)(const void *, const void *));
+void tl_qsort(void *b, size_t n, size_t sz,
+	      int (*c)(const void *, const void *));
 int *tl___errno_location(void);
-int tl___snprintf_chk(char *s, size_t n, int flag, size_t slen,
-		      const char *fmt, ...);
+int tl___snprintf_chk(char *s, size_t n, int flag, size_t slen, const char *fmt,
+		      ...);
 int tl___asprintf_chk(char **out, int flag, const char *fmt, ...);
 struct tm *tl_gmtime_r(const time_t *t, struct tm *tm);
 int tl_clock_gettime(int clk, struct timespec *ts);
@@ -68,8 +69,8 @@ char *tl_fgets(char *s, int n, void *f);
 int tl___isoc99_sscanf(const char *s, const char *fmt, ...);
 void *tl___memcpy_chk(void *d, const void *s, size_t n, size_t dlen);
 void tl_abort(void) __attribute__((noreturn));
-void tl___assert_fail(const char *e, const char *f, unsigned l,
-		      const char *fn) __attribute__((noreturn));
+void tl___assert_fail(const char *e, const char *f, unsigned l, const char *fn)
+	__attribute__((noreturn));
 uint64_t tl_libc_unsupported_calls(void);
 
 #endif

@@ -34,8 +34,9 @@ void libc_hook_fatal(const char *what, const char *detail)
 void libc_hook_log(const char *s, size_t len)
 {
 	size_t used = strlen(log_text);
-	size_t n = len < sizeof(log_text) - 1 - used ? len
-						       : sizeof(log_text) - 1 - used;
+	size_t n = len < sizeof(log_text) - 1 - used
+			   ? len
+			   : sizeof(log_text) - 1 - used;
 
 	memcpy(log_text + used, s, n);
 	log_text[used + n] = '\0';
@@ -85,8 +86,8 @@ static void *heap_setup(void)
 	size_t bytes = 8u << 20;
 	void *heap = aligned_alloc(4u << 20, bytes);
 
-	if (heap == NULL || mem_init(heap, bytes, gpa_init(0x10000000)) !=
-				    SVSM_OK) {
+	if (heap == NULL ||
+	    mem_init(heap, bytes, gpa_init(0x10000000)) != SVSM_OK) {
 		test_fail(__FILE__, __LINE__, true, "no test heap");
 	}
 	test_defer(free, heap);

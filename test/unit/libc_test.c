@@ -122,19 +122,40 @@ TEST(libc, ctype_tables_match_glibc)
 	for (int c = -128; c < 256; c++) {
 		if (ours[c] != ref[c] || lo[c] != ref_lo[c]) {
 			test_fail(__FILE__, __LINE__, false,
-				  "char %d: class %x vs %x, tolower %d vs %d", c,
-				  ours[c], ref[c], lo[c], ref_lo[c]);
+				  "char %d: class %x vs %x, tolower %d vs %d",
+				  c, ours[c], ref[c], lo[c], ref_lo[c]);
 		}
 	}
 }
 
 static const char *const numbers[] = {
-	"0", "42", "  -17", "+8", "0x1F", "0X", "0x", "077", "08", "z",
-	"Zz", "", "   ", "-", "9223372036854775807", "9223372036854775808",
-	"-9223372036854775808", "-9223372036854775809",
-	"18446744073709551615", "18446744073709551616",
-	"-18446744073709551615", "0xffffffffffffffff", "1010b", "\t\n12x",
-	"-0x10", "0b101", "123456789012345678901234567890",
+	"0",
+	"42",
+	"  -17",
+	"+8",
+	"0x1F",
+	"0X",
+	"0x",
+	"077",
+	"08",
+	"z",
+	"Zz",
+	"",
+	"   ",
+	"-",
+	"9223372036854775807",
+	"9223372036854775808",
+	"-9223372036854775808",
+	"-9223372036854775809",
+	"18446744073709551615",
+	"18446744073709551616",
+	"-18446744073709551615",
+	"0xffffffffffffffff",
+	"1010b",
+	"\t\n12x",
+	"-0x10",
+	"0b101",
+	"123456789012345678901234567890",
 };
 
 TEST(libc, strtol_strtoul_match_glibc)
@@ -227,10 +248,21 @@ TEST(libc, printf_family_matches_glibc)
 TEST(libc, gmtime_matches_glibc)
 {
 	static const time_t times[] = {
-		0, 1, 59, 86399, 86400, 951782400 /* 2000-02-29 */,
-		951868800, 1709164800 /* 2024-02-29 */, 2147483647,
-		2147483648ll, 4102444800ll /* 2100-01-01 */, -1, -86401,
-		-2208988800ll /* 1900 */, 253402300799ll /* 9999-12-31 */,
+		0,
+		1,
+		59,
+		86399,
+		86400,
+		951782400 /* 2000-02-29 */,
+		951868800,
+		1709164800 /* 2024-02-29 */,
+		2147483647,
+		2147483648ll,
+		4102444800ll /* 2100-01-01 */,
+		-1,
+		-86401,
+		-2208988800ll /* 1900 */,
+		253402300799ll /* 9999-12-31 */,
 	};
 
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
@@ -252,12 +284,12 @@ TEST(libc, gmtime_matches_glibc)
 			test_fail(__FILE__, __LINE__, false,
 				  "gmtime(%lld): %d-%d-%d %d:%d:%d wd %d yd %d "
 				  "vs %d-%d-%d %d:%d:%d wd %d yd %d",
-				  (long long)times[i], ours.tm_year, ours.tm_mon,
-				  ours.tm_mday, ours.tm_hour, ours.tm_min,
-				  ours.tm_sec, ours.tm_wday, ours.tm_yday,
-				  ref.tm_year, ref.tm_mon, ref.tm_mday,
-				  ref.tm_hour, ref.tm_min, ref.tm_sec,
-				  ref.tm_wday, ref.tm_yday);
+				  (long long)times[i], ours.tm_year,
+				  ours.tm_mon, ours.tm_mday, ours.tm_hour,
+				  ours.tm_min, ours.tm_sec, ours.tm_wday,
+				  ours.tm_yday, ref.tm_year, ref.tm_mon,
+				  ref.tm_mday, ref.tm_hour, ref.tm_min,
+				  ref.tm_sec, ref.tm_wday, ref.tm_yday);
 		}
 	}
 }

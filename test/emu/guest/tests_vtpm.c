@@ -7,8 +7,9 @@
  * the guest's SSE registers survive a command (the SVSM's libraries run
  * with their own SIMD state), and malformed blocks get the spec's codes.
  */
-#include "abi/svsm_vtpm.h"
 #include "svsm/std.h"
+
+#include "abi/svsm_vtpm.h"
 
 #include "guest.h"
 #include "vtpm_expected.h"
@@ -118,19 +119,19 @@ static bool simd_intact(uint64_t pattern)
 
 static void commands(void)
 {
-	static const uint8_t startup[] = {0x80, 0x01, 0, 0, 0, 0x0C,
+	static const uint8_t startup[] = {0x80, 0x01, 0, 0,    0, 0x0C,
 					  0,	0,    1, 0x44, 0, 0};
-	static const uint8_t getrandom[] = {0x80, 0x01, 0, 0, 0, 0x0C,
+	static const uint8_t getrandom[] = {0x80, 0x01, 0, 0,	 0, 0x0C,
 					    0,	  0,	1, 0x7B, 0, 32};
 	/* PCR_Extend(PCR16, password session, one SHA-256 digest). */
 	static const uint8_t extend[] = {
-		0x80, 0x02, 0, 0, 0, 0x41, 0, 0, 0x01, 0x82, 0, 0, 0, 16,
-		0,    0,    0, 9, 0x40, 0, 0, 9, 0, 0, 0, 0, 0,
-		0,    0,    0, 1, 0, 0x0B,
+		0x80, 0x02, 0,	0, 0, 0x41, 0, 0,    0x01, 0x82, 0,
+		0,    0,    16, 0, 0, 0,    9, 0x40, 0,	   0,	 9,
+		0,    0,    0,	0, 0, 0,    0, 0,    1,	   0,	 0x0B,
 	};
 	/* PCR_Read(SHA-256: PCR16). */
-	static const uint8_t pcr_read[] = {0x80, 0x01, 0, 0, 0, 0x14, 0,
-					   0,	 0x01, 0x7E, 0, 0, 0, 1,
+	static const uint8_t pcr_read[] = {0x80, 0x01, 0,    0, 0, 0x14, 0,
+					   0,	 0x01, 0x7E, 0, 0, 0,	 1,
 					   0,	 0x0B, 3,    0, 0, 1};
 	static const uint8_t digest[32] = VTPM_EXTEND_DIGEST;
 	static const uint8_t expect[32] = VTPM_PCR16_EXPECTED;
@@ -165,7 +166,7 @@ static void commands(void)
 static uint32_t raw(uint64_t gpa, uint32_t code, uint8_t locality,
 		    uint32_t size)
 {
-	static const uint8_t startup[] = {0x80, 0x01, 0, 0, 0, 0x0C,
+	static const uint8_t startup[] = {0x80, 0x01, 0, 0,    0, 0x0C,
 					  0,	0,    1, 0x44, 0, 0};
 	struct svsm_regs r = {.rax = VTPM(SVSM_VTPM_CMD), .rcx = gpa};
 
