@@ -38,10 +38,11 @@ awk -F'[][/]' '
 	if (pc != last) insns++
 	last = pc
 }
-END { if (!found) print "reset to guest: not measured (no trace)" }' \
+END { if (!found) printf "reset to guest: more than %d SVSM instructions " \
+	"(single-step budget of 120 s used up)\n", insns }' \
 	<"$tmp/trace" &
 awk_pid=$!
-scripts/emu-run.sh --smp 1 --timeout 600 --log "$tmp/trace.log" -- \
+scripts/emu-run.sh --smp 1 --timeout 120 --log "$tmp/trace.log" -- \
 	-singlestep -d exec,nochain -D "$tmp/trace" >/dev/null 2>&1 &
 qemu_pid=$!
 wait $awk_pid

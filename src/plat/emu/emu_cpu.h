@@ -13,9 +13,9 @@
 #include "svsm/svsm.h"
 
 /*
- * Stacks. Exception stacks are 16 KiB; each CPU's main stack, which runs
- * the vTPM engine (libtpms and libcrypto reach 11.2 KiB of their own, see
- * docs/vtpm.md), is 64 KiB, as is the BSP's boot stack (entry.S).
+ * Stacks. Exception stacks are 16 KiB. Each CPU's main stack runs the
+ * vTPM engine, whose libraries reach 11.2 KiB on their own (spec notes,
+ * tpm.md section 3): it is 64 KiB, as is the BSP's boot stack (entry.S).
  */
 #define EMU_IST_STACK_ORDER 2u	/* 16 KiB */
 #define EMU_MAIN_STACK_ORDER 4u /* 64 KiB */
