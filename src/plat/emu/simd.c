@@ -25,9 +25,17 @@
 #define MXCSR_DEFAULT 0x1f80u
 
 static uint8_t guest_state[XSAVE_AREA] __attribute__((aligned(64)));
-/* The initial state: XSTATE_BV = 0 (every component in its init state),
- * MXCSR as after reset; set once at first use. */
-static uint8_t init_state[XSAVE_AREA] __attribute__((aligned(64)));
+/*
+ * The initial state: XSTATE_BV = 0 (every component in its init state),
+ * the x87 control word 0x37f and MXCSR 0x1f80 as after reset (XRSTOR
+ * loads MXCSR from the area; FXRSTOR loads both).
+ */
+static const uint8_t init_state[XSAVE_AREA] __attribute__((aligned(64))) = {
+	[0] = 0x7f,
+	[1] = 0x03,
+	[MXCSR_OFFSET] = MXCSR_DEFAULT & 0xff,
+	[MXCSR_OFFSET + 1] = MXCSR_DEFAULT >> 8,
+};
 static bool in_bracket;
 
 static bool use_xsave(void)
@@ -71,15 +79,6 @@ void plat_simd_begin(void)
 	CHECK(!in_bracket);
 	in_bracket = true;
 	save(guest_state);
-	if (init_state[MXCSR_OFFSET] == 0) {
-		uint32_t mxcsr = MXCSR_DEFAULT;
-
-		/* fxrstor needs a valid x87 control word too (FCW 0x37f). */
-		init_state[0] = 0x7f;
-		init_state[1] = 0x03;
-		__builtin_memcpy(init_state + MXCSR_OFFSET, &mxcsr,
-				 sizeof(mxcsr));
-	}
 	restore(init_state);
 }
 
