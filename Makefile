@@ -8,8 +8,9 @@
 # Object files are results, not intermediates: keep them.
 .SECONDARY:
 
-include mk/sources.mk
 include mk/toolchain.mk
+include mk/sources.mk
+include mk/pki.mk
 include mk/host.mk
 include mk/fuzz.mk
 include mk/checks.mk

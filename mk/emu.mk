@@ -22,7 +22,8 @@ EMU_PLAT_C := $(sort $(wildcard src/plat/emu/*.c))
 EMU_PLAT_S := $(sort $(wildcard src/plat/emu/*.S)) $(LIBC_S_SRCS)
 # The firmware links Debian's libtpms and libcrypto through the libc layer
 # (src/libc/libc_internal.h); the test guest needs only the mem* functions.
-FW_C_SRCS := $(CORE_SRCS) $(LIBC_SRCS) $(ENGINE_SRCS) $(EMU_PLAT_C)
+FW_C_SRCS := $(CORE_SRCS) $(LIBC_SRCS) $(ENGINE_SRCS) $(EMU_PLAT_C) \
+	$(PKI_C)
 GUEST_C_SRCS := $(sort $(wildcard test/emu/guest/*.c)) src/lib/fmt.c \
 	src/libc/string.c
 TPM_ARCHIVES := $(LIBDIR)/libtpms.a $(LIBDIR)/libcrypto.a

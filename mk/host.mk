@@ -73,8 +73,13 @@ $(BIN)/csvsm-bench-vtpm: $(call host_objs,$(BENCH_VTPM_SRCS)) \
 	@echo "  LD      $@"
 	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
+$(BIN)/csvsm-verify: $(call host_objs,$(VERIFY_MAIN_SRCS) $(VERIFY_LIB_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(HOST_CFLAGS) $^ -lcrypto -o $@
+
 HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-sim $(BIN)/csvsm-bench \
-	$(BIN)/csvsm-bench-vtpm
+	$(BIN)/csvsm-bench-vtpm $(BIN)/csvsm-verify
 ASAN_BINS := $(BIN)/csvsm-tests-asan
 
 .PHONY: test test-asan vtpm-check

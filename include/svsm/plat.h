@@ -77,6 +77,24 @@ uint64_t plat_clock_ns(void);
 void plat_simd_begin(void);
 void plat_simd_end(void);
 
+/* exit_info_2 [63:32] of a guest request: the hypervisor's own errors
+ * (GHCB 56421 4.1.8; Linux SNP_GUEST_VMM_ERR_*). [31:0] is the PSP's. */
+#define PLAT_GREQ_VMM_INVALID_LEN 1u
+#define PLAT_GREQ_VMM_BUSY 2u
+
+/**
+ * Send one SNP guest message (a 4 KiB page, already encrypted) to the PSP
+ * and receive its response: through the hypervisor's guest request on
+ * snp, to the emulated PSP (svsm/psp_model.h) on emu and sim. @req and
+ * @rsp are SVSM memory; the platform copies through the shared pages the
+ * hypervisor sees, so @rsp is the SVSM's one copy of a hostile response.
+ * With @certs non-NULL the request is extended: at most *certs_len bytes
+ * of the host's certificate table go to @certs and *certs_len becomes the
+ * host's length. Returns exit_info_2 (0 on success).
+ */
+uint64_t plat_guest_request(const void *req, void *rsp, void *certs,
+			    size_t *certs_len);
+
 /** Ask the hypervisor to terminate the VM with a GHCB reason set and code. */
 void plat_terminate(uint32_t reason_set, uint32_t reason_code)
 	__attribute__((noreturn));

@@ -46,6 +46,7 @@ uint32_t core_withdraw_mem(struct call_ctx *ctx);
 uint32_t core_query_protocol(struct call_ctx *ctx);
 uint32_t core_configure_vtom(struct call_ctx *ctx);
 
+uint32_t attest_protocol_handle(struct call_ctx *ctx);
 uint32_t vtpm_protocol_handle(struct call_ctx *ctx);
 
 /** Map a PVALIDATE/RMPADJUST EAX to the core protocol's result code. */

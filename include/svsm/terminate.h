@@ -21,5 +21,11 @@
 #define TERM_CSVSM_RMP_FAILURE 2u
 /** The SVSM could not allocate memory it needs to boot. */
 #define TERM_CSVSM_NO_MEMORY 3u
+/**
+ * A response to the SVSM's own SNP guest message failed its checks (tag,
+ * sequence number, type, size): the hypervisor tampered with the channel
+ * to the PSP. VMPCK0 is wiped before terminating.
+ */
+#define TERM_CSVSM_GUEST_MSG_TAMPERED 4u
 
 #endif /* SVSM_TERMINATE_H */

@@ -74,7 +74,24 @@ enum sim_hv_behaviour {
 	SIM_HV_SPURIOUS_ENTRY,
 	/** Enter VMPL0 a second time after the SVSM answered a call. */
 	SIM_HV_DOUBLE_ENTRY,
+	/* The SVSM's SNP guest requests (attestation): */
+	/** Answer every guest request BUSY, never passing it on. */
+	SIM_HV_GREQ_BUSY,
+	/** Refuse every guest request with a firmware error, unsent. */
+	SIM_HV_GREQ_REFUSE,
+	/** Pass requests on, but hand back the first response again. */
+	SIM_HV_GREQ_REPLAY,
+	/** Flip one ciphertext byte of every response. */
+	SIM_HV_GREQ_CORRUPT,
+	/** Report that the certificates need 8 pages (INVALID_LEN). */
+	SIM_HV_GREQ_CERTS_TOO_BIG,
 };
+
+/* How the emulated PSP misbehaves; values of enum psp_fault. */
+void sim_psp_set_fault(struct sim_machine *m, int psp_fault);
+/** Reports the PSP signed; the last request sequence number it took. */
+uint32_t sim_psp_reports(const struct sim_machine *m);
+uint64_t sim_psp_last_seqno(const struct sim_machine *m);
 
 struct sim_rmp_info {
 	bool assigned; /* guest-owned (private); false: hypervisor-owned */
@@ -91,6 +108,7 @@ struct sim_stats {
 	uint64_t calls_served;	   /* entries that dispatched a call */
 	uint64_t entries_declined; /* spurious or repeated entries ignored */
 	uint64_t tlb_flushes;
+	uint64_t guest_requests; /* SNP guest requests the SVSM made */
 };
 
 void sim_config_default(struct sim_config *cfg);
@@ -199,5 +217,29 @@ enum sim_status sim_vtpm_command(struct sim_machine *m, unsigned vcpu,
 				 uint64_t block_gpa, const void *cmd,
 				 uint32_t cmd_len, void *rsp, uint32_t rsp_max,
 				 uint32_t *rsp_len, uint32_t *result);
+
+/*
+ * The Linux attestation client's side (arch/x86/coco/sev/svsm.c
+ * snp_issue_svsm_attest_req, sev-guest.c sev_svsm_report_new): the request
+ * in the Calling Area's buffer (RCX = CA + 8), RDX = R8 = -1 preset, a
+ * 64-byte nonce at @nonce_gpa (Linux's is kmalloc'd, not page aligned),
+ * report 4 KiB, manifest 4 KiB and certificates 16 KiB from @bufs_gpa (one
+ * page-aligned allocation; 24 KiB the guest may write), and up to 3
+ * retries with the lengths the SVSM reports after INVALID_PARAMETER.
+ * @guid NULL: ATTEST_SERVICES. @no_certs: certificates length 0.
+ */
+struct sim_attest_result {
+	uint32_t result;			      /* RAX of the last call */
+	unsigned calls;				      /* 1 + retries */
+	uint64_t manifest_len, certs_len, report_len; /* RCX, RDX, R8 */
+	uint8_t report[1184];
+	uint8_t manifest[4096];
+	uint8_t certs[16384];
+};
+
+enum sim_status sim_attest(struct sim_machine *m, unsigned vcpu,
+			   const uint8_t *guid, const uint8_t nonce[64],
+			   uint64_t nonce_gpa, uint64_t bufs_gpa, bool no_certs,
+			   struct sim_attest_result *out);
 
 #endif /* CSVSM_SIM_H */

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <string.h>
 
+#include "svsm/plat.h"
 #include "svsm/request.h"
 #include "svsm/vcpu.h"
 #include "svsm/vmsa_model.h"
@@ -280,4 +281,93 @@ void sim_linux_ap_vmsa(void *vmsa4k, uint8_t vmpl, uint64_t sev_features)
 uint64_t sim_vmsa_gpa(const struct sim_machine *m, unsigned vcpu)
 {
 	return vcpu < m->cfg.vcpu_count ? m->vcpu[vcpu].vmsa_gpa : 0;
+}
+
+/* The launch digest of what the PSP launched (sim_launch): the SVSM
+ * region as zero pages, its first page the secrets page, then the guest's
+ * secrets and Calling Area pages. Computed at the first request; a ZERO
+ * page's digest needs no contents, so later writes cannot change it. */
+static void psp_measure(struct sim_machine *m)
+{
+	const struct sim_config *c = &m->cfg;
+	uint64_t gpa;
+
+	for (gpa = c->svsm_base; gpa < c->svsm_base + c->svsm_size;
+	     gpa += SNP_PAGE_SIZE) {
+		(void)psp_launch_digest_page(
+			m->psp.measurement, gpa,
+			gpa == c->svsm_base ? PSP_PAGE_SECRETS : PSP_PAGE_ZERO,
+			NULL);
+	}
+	(void)psp_launch_digest_page(m->psp.measurement, c->guest_secrets_gpa,
+				     PSP_PAGE_ZERO, NULL);
+	(void)psp_launch_digest_page(m->psp.measurement, c->guest_caa_gpa,
+				     PSP_PAGE_ZERO, NULL);
+	m->psp_measured = true;
+}
+
+uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
+			      void *certs, size_t *certs_len)
+{
+	/* The shared pages: what the hypervisor sees and may change. */
+	static uint8_t shared_req[SNP_PAGE_SIZE], shared_rsp[SNP_PAGE_SIZE];
+	const struct psp_identity *id = m->psp.id;
+	uint32_t st;
+
+	m->stats.guest_requests++;
+	if (!m->psp_measured) {
+		psp_measure(m);
+	}
+	switch (m->hv) {
+	case SIM_HV_GREQ_BUSY:
+		return (uint64_t)PLAT_GREQ_VMM_BUSY << 32;
+	case SIM_HV_GREQ_REFUSE:
+		return PSP_STATUS_INVALID_PARAM;
+	default:
+		break;
+	}
+	if (certs != NULL && (m->hv == SIM_HV_GREQ_CERTS_TOO_BIG ||
+			      *certs_len < id->certs_len)) {
+		*certs_len = m->hv == SIM_HV_GREQ_CERTS_TOO_BIG
+				     ? 8 * SNP_PAGE_SIZE
+				     : id->certs_len;
+		return (uint64_t)PLAT_GREQ_VMM_INVALID_LEN << 32;
+	}
+	memcpy(shared_req, req, SNP_PAGE_SIZE);
+	st = psp_guest_request(&m->psp, shared_req, shared_rsp);
+	if (st != PSP_STATUS_OK) {
+		return st;
+	}
+	if (m->hv == SIM_HV_GREQ_REPLAY) {
+		if (m->greq_have_first) {
+			memcpy(shared_rsp, m->greq_first_rsp, SNP_PAGE_SIZE);
+		} else {
+			memcpy(m->greq_first_rsp, shared_rsp, SNP_PAGE_SIZE);
+			m->greq_have_first = true;
+		}
+	}
+	if (m->hv == SIM_HV_GREQ_CORRUPT) {
+		shared_rsp[0x60 + 0x30] ^= 0x04;
+	}
+	memcpy(rsp, shared_rsp, SNP_PAGE_SIZE);
+	if (certs != NULL) {
+		memcpy(certs, id->certs, id->certs_len);
+		*certs_len = id->certs_len;
+	}
+	return 0;
+}
+
+void sim_psp_set_fault(struct sim_machine *m, int fault)
+{
+	m->psp.fault = (enum psp_fault)fault;
+}
+
+uint32_t sim_psp_reports(const struct sim_machine *m)
+{
+	return m->psp.reports;
+}
+
+uint64_t sim_psp_last_seqno(const struct sim_machine *m)
+{
+	return m->psp.last_seqno[0];
 }

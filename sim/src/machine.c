@@ -17,6 +17,9 @@
 #include "sim_internal.h"
 
 #define MIB (1024ull * 1024ull)
+/* The guest policy the PSP reports: SMT allowed, ABI 0.0 (bit 17 reserved 1).
+ */
+#define SIM_GUEST_POLICY 0x30000ull
 
 static struct sim_machine *live_machine;
 
@@ -117,6 +120,7 @@ static void sim_launch(struct sim_machine *m)
 {
 	const struct sim_config *c = &m->cfg;
 	struct snp_secrets_page *secrets;
+	uint8_t entropy[PSP_VMPCK_COUNT * 32 + 48];
 	uint64_t gpa;
 	unsigned i;
 
@@ -144,17 +148,17 @@ static void sim_launch(struct sim_machine *m)
 	memset(m->mem + c->guest_secrets_gpa, 0, SNP_PAGE_SIZE);
 	memset(m->mem + c->guest_caa_gpa, 0, SNP_PAGE_SIZE);
 
+	/* The PSP's keys: the VMPCKs it puts in the secrets page and its
+	 * chip secret, reproducible from the seed. */
+	for (i = 0; i < sizeof(entropy); i += 8) {
+		uint64_t v = sim_rng_next(m);
+
+		memcpy(entropy + i, &v, 8);
+	}
+	psp_init(&m->psp, &psp_test_identity, entropy, SIM_GUEST_POLICY);
 	secrets = (struct snp_secrets_page *)(m->mem + c->svsm_base);
 	secrets->version = 3;
-	for (i = 0; i < 4; i++) {
-		unsigned j;
-
-		for (j = 0; j < 32; j += 8) {
-			uint64_t v = sim_rng_next(m);
-
-			memcpy(&secrets->vmpck[i][j], &v, 8);
-		}
-	}
+	memcpy(secrets->vmpck, m->psp.vmpck, sizeof(secrets->vmpck));
 }
 
 static bool sim_boot_svsm(struct sim_machine *m)

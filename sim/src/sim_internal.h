@@ -5,8 +5,10 @@
 
 #include <setjmp.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "svsm/psp_model.h"
 #include "svsm/snpmodel.h"
 
 #include "csvsm_sim.h"
@@ -44,6 +46,10 @@ struct sim_machine {
 	jmp_buf *svsm_jmp; /* set while SVSM code runs */
 	char console[SIM_CONSOLE_SIZE];
 	size_t console_len;
+	struct psp_model psp;
+	bool psp_measured;
+	uint8_t greq_first_rsp[4096]; /* SIM_HV_GREQ_REPLAY's old answer */
+	bool greq_have_first;
 	enum sim_bench_scope bench_scope;
 	bool bench_collecting;
 };
@@ -56,6 +62,9 @@ void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id);
 bool sim_guest_access(struct sim_machine *m, uint64_t gpa, uint64_t len,
 		      unsigned perm);
 uint64_t sim_rng_next(struct sim_machine *m);
+/** The hypervisor's SNP guest request (plat_guest_request on sim). */
+uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
+			      void *certs, size_t *certs_len);
 void sim_fill_stale(struct sim_machine *m, uint64_t gpa, uint64_t len);
 
 /* Benchmark scoping (callgrind collection), a no-op when scope is OFF. */

@@ -5,6 +5,7 @@
  * (hypervisor's) fault: the platform terminates on any error returned here.
  */
 #include "svsm/deposit.h"
+#include "svsm/guest_msg.h"
 #include "svsm/guestmem.h"
 #include "svsm/log.h"
 #include "svsm/mem.h"
@@ -59,6 +60,8 @@ static enum svsm_err init_guest_secrets(const struct svsm_boot_info *info)
 	psp = plat_map_private(info->psp_secrets, SNP_PAGE_SIZE);
 	memcpy(copy, psp, sizeof(*copy));
 	plat_unmap_private(psp, SNP_PAGE_SIZE);
+	/* VMPCK0 is the SVSM's alone: it stays in guest_msg.c's memory. */
+	guest_msg_init(copy->vmpck[0]);
 	for (i = 0; i < info->guest_vmpl; i++) {
 		memset(copy->vmpck[i], 0, sizeof(copy->vmpck[i]));
 	}
@@ -230,8 +233,11 @@ enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 		err = init_step(vtpm_service_init(info->vtpm_engine), "vTPM");
 	}
 	if (err == SVSM_OK) {
-		LOG_INFO("heap: %llu free pages; services: core protocol v1%s",
+		LOG_INFO("heap: %llu free pages; services: core protocol "
+			 "v1%s%s",
 			 (unsigned long long)mem_heap_free_pages(),
+			 guest_msg_available() ? ", attestation protocol v1"
+					       : "",
 			 vtpm_service_active() ? ", vTPM protocol v1" : "");
 	}
 	return err;

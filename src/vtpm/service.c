@@ -3,10 +3,11 @@
  * The vTPM service (include/svsm/vtpm.h). Boot: the engine powers on a
  * manufactured TPM, the SVSM sends Startup(CLEAR) and creates the EK, so
  * the guest finds a started TPM (Linux also copes with RC_INITIALIZE).
- * Every command runs under vtpm_lock: the engine is single-threaded.
+ * Every command runs under the libraries' lock (svsm/lib_lock.h): the
+ * engine is single-threaded and shares libcrypto with the SVSM.
  */
+#include "svsm/lib_lock.h"
 #include "svsm/log.h"
-#include "svsm/spinlock.h"
 #include "svsm/std.h"
 #include "svsm/vtpm.h"
 
@@ -16,7 +17,6 @@
 #include "tpm_wire.h"
 
 static const struct vtpm_engine *engine;
-static struct spinlock vtpm_lock;
 
 bool vtpm_service_active(void)
 {
@@ -43,9 +43,9 @@ uint32_t vtpm_service_execute(const uint8_t *cmd, uint32_t cmd_len,
 	if (!vtpm_service_active()) {
 		return failure_response(rsp, rsp_max);
 	}
-	spin_lock(&vtpm_lock);
+	lib_lock();
 	err = engine->execute(cmd, cmd_len, rsp, rsp_max, &len);
-	spin_unlock(&vtpm_lock);
+	lib_unlock();
 	/* An engine answer must be a TPM response that fits. */
 	if (err != SVSM_OK || len < TPM2_HEADER_SIZE || len > rsp_max ||
 	    tpm_be32(rsp + 2) != len) {
@@ -72,7 +72,6 @@ enum svsm_err vtpm_service_init(const struct vtpm_engine *e)
 {
 	enum svsm_err err;
 
-	spin_init(&vtpm_lock);
 	__atomic_store_n(&engine, NULL, __ATOMIC_RELEASE);
 	if (e == NULL) {
 		return SVSM_OK;

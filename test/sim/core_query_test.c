@@ -15,8 +15,13 @@ TEST(query, protocol_versions)
 	EXPECT_EQ(r.rcx, 0);
 	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 2, 0, 0, &r), 0);
 	EXPECT_EQ(r.rcx, 0);
-	/* Protocols not offered (yet): attestation, vTPM, APIC, unknown. */
+	/* Attestation: the PSP's VMPCK0 is there, versions 1..1. */
 	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), (1ull << 32) | 1,
+			 0, 0, &r),
+		  0);
+	EXPECT_EQ(r.rcx, (1ull << 32) | 1ull);
+	/* Not offered: vTPM (this machine has none), APIC, unknown. */
+	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), (2ull << 32) | 1,
 			 0, 0, &r),
 		  0);
 	EXPECT_EQ(r.rcx, 0);
@@ -29,7 +34,7 @@ TEST(query, protocol_versions)
 TEST(query, unknown_protocols_and_calls)
 {
 	struct sim_machine *m = tm_default(1);
-	const uint32_t protocols[] = {1, 2, 3, 4, 99, 0x80000000u, 0xFFFFFFFFu};
+	const uint32_t protocols[] = {2, 3, 4, 99, 0x80000000u, 0xFFFFFFFFu};
 	unsigned i;
 
 	for (i = 0; i < sizeof(protocols) / sizeof(protocols[0]); i++) {

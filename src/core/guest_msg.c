@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SNP guest messages from the SVSM to the PSP (svsm/guest_msg.h). Threats:
+ * the hypervisor carries every message and may drop, delay, replay or
+ * alter it (T16 in docs/threat-model.md). It cannot forge one: responses
+ * are AES-256-GCM under VMPCK0, with the header as AAD, and the number
+ * and type are checked before the payload is used.
+ */
+#include "svsm/guest_msg.h"
+
+#include "svsm/crypto.h"
+#include "svsm/log.h"
+#include "svsm/plat.h"
+#include "svsm/spinlock.h"
+#include "svsm/std.h"
+#include "svsm/terminate.h"
+
+#include "abi/svsm_attest.h"
+
+/* Linux retries BUSY for 60 s; the SVSM, with no timer, a fixed count. */
+#define BUSY_RETRIES 16u
+
+static struct spinlock gmsg_lock;
+static uint8_t vmpck0[SNP_VMPCK_LEN];
+static bool have_key;
+static uint64_t last_seqno; /* of the last response; 0 before the first */
+static uint8_t req_page[SNP_GUEST_MSG_PAGE] __attribute__((aligned(4096)));
+static uint8_t rsp_page[SNP_GUEST_MSG_PAGE] __attribute__((aligned(4096)));
+
+static void wipe_key(const char *why)
+{
+	crypto_wipe(vmpck0, sizeof(vmpck0));
+	have_key = false;
+	LOG_ERROR("guest messages: VMPCK0 wiped (%s); attestation is off", why);
+}
+
+void guest_msg_init(const uint8_t *key)
+{
+	size_t i;
+
+	spin_init(&gmsg_lock);
+	last_seqno = 0;
+	have_key = false;
+	for (i = 0; i < SNP_VMPCK_LEN; i++) {
+		have_key = have_key || key[i] != 0;
+	}
+	memcpy(vmpck0, key, sizeof(vmpck0));
+}
+
+bool guest_msg_available(void)
+{
+	return have_key;
+}
+
+static void iv_of(uint64_t seqno, uint8_t iv[CRYPTO_GCM_IV_LEN])
+{
+	unsigned i;
+
+	memset(iv, 0, CRYPTO_GCM_IV_LEN);
+	for (i = 0; i < 8; i++) {
+		iv[i] = (uint8_t)(seqno >> (8 * i));
+	}
+}
+
+enum gmsg_decode guest_msg_decode(const uint8_t key[32], uint64_t seqno,
+				  uint8_t type, uint8_t *page, size_t cap,
+				  size_t *len)
+{
+	struct snp_guest_msg_hdr h;
+	uint8_t iv[CRYPTO_GCM_IV_LEN];
+
+	memcpy(&h, page, sizeof(h));
+	if (h.algo != SNP_AEAD_AES_256_GCM ||
+	    h.hdr_version != SNP_GUEST_MSG_HDR_VERSION ||
+	    h.hdr_sz != SNP_GUEST_MSG_HDR_SIZE || h.msg_version != 1 ||
+	    h.msg_vmpck != 0) {
+		return GMSG_DECODE_BAD_HEADER;
+	}
+	if (h.msg_seqno != seqno) {
+		return GMSG_DECODE_BAD_SEQNO;
+	}
+	if (h.msg_type != type) {
+		return GMSG_DECODE_BAD_TYPE;
+	}
+	if (h.msg_sz > SNP_GUEST_MSG_MAX_PAYLOAD || h.msg_sz > cap) {
+		return GMSG_DECODE_BAD_SIZE;
+	}
+	iv_of(seqno, iv);
+	if (!crypto_gcm_open(key, iv, page + SNP_GUEST_MSG_AAD_OFF,
+			     SNP_GUEST_MSG_AAD_LEN,
+			     page + SNP_GUEST_MSG_HDR_SIZE, h.msg_sz,
+			     page + SNP_GUEST_MSG_HDR_SIZE, h.authtag)) {
+		return GMSG_DECODE_BAD_TAG;
+	}
+	*len = h.msg_sz;
+	return GMSG_DECODE_OK;
+}
+
+static bool seal_request(uint8_t type, const void *req, size_t req_len)
+{
+	struct snp_guest_msg_hdr *h = (struct snp_guest_msg_hdr *)req_page;
+	uint8_t iv[CRYPTO_GCM_IV_LEN];
+
+	memset(req_page, 0, sizeof(req_page));
+	h->msg_seqno = last_seqno + 1;
+	h->algo = SNP_AEAD_AES_256_GCM;
+	h->hdr_version = SNP_GUEST_MSG_HDR_VERSION;
+	h->hdr_sz = SNP_GUEST_MSG_HDR_SIZE;
+	h->msg_type = type;
+	h->msg_version = 1;
+	h->msg_sz = (uint16_t)req_len;
+	h->msg_vmpck = 0;
+	iv_of(h->msg_seqno, iv);
+	return crypto_gcm_seal(vmpck0, iv, req_page + SNP_GUEST_MSG_AAD_OFF,
+			       SNP_GUEST_MSG_AAD_LEN, req, req_len,
+			       req_page + SNP_GUEST_MSG_HDR_SIZE, h->authtag);
+}
+
+/* Send the sealed request, retrying BUSY with the identical message. */
+static uint64_t send(void *certs, size_t *certs_len)
+{
+	uint64_t ret = 0;
+	unsigned i;
+
+	for (i = 0; i < BUSY_RETRIES; i++) {
+		ret = plat_guest_request(req_page, rsp_page, certs, certs_len);
+		if ((ret >> 32) != PLAT_GREQ_VMM_BUSY) {
+			break;
+		}
+	}
+	return ret;
+}
+
+static enum gmsg_status exchange(uint8_t type, const void *req, size_t req_len,
+				 void *rsp, size_t rsp_cap, size_t *rsp_len,
+				 void *certs, size_t *certs_len)
+{
+	enum gmsg_decode d;
+	uint64_t ret;
+	size_t len = 0;
+
+	if (!have_key) {
+		return GMSG_UNAVAILABLE;
+	}
+	/* Linux keeps numbers below 2^32 - 1; so does the SVSM. */
+	if (last_seqno >= UINT32_MAX - 2) {
+		wipe_key("sequence numbers used up");
+		return GMSG_UNAVAILABLE;
+	}
+	if (req_len > SNP_GUEST_MSG_MAX_PAYLOAD ||
+	    !seal_request(type, req, req_len)) {
+		return GMSG_REFUSED; /* nothing was sent: the key stays */
+	}
+	ret = send(certs, certs_len);
+	if ((ret >> 32) == PLAT_GREQ_VMM_INVALID_LEN && certs != NULL) {
+		/* Certificates did not fit: send the same message as a
+		 * plain request, so its number is used for what it said;
+		 * *certs_len now tells the caller what the host needs. */
+		size_t ignored = 0;
+
+		ret = send(NULL, &ignored);
+	}
+	if ((ret >> 32) == PLAT_GREQ_VMM_BUSY) {
+		wipe_key("hypervisor stayed busy");
+		return GMSG_BUSY;
+	}
+	if (ret != 0) {
+		LOG_ERROR("guest messages: request refused, exit_info_2 0x%llx",
+			  (unsigned long long)ret);
+		wipe_key("request refused after it was sent");
+		return GMSG_REFUSED;
+	}
+	d = guest_msg_decode(vmpck0, last_seqno + 2, (uint8_t)(type + 1),
+			     rsp_page, rsp_cap, &len);
+	if (d != GMSG_DECODE_OK) {
+		LOG_ERROR("guest messages: response refused (check %d)",
+			  (int)d);
+		wipe_key("tampered response");
+		plat_terminate(TERM_SET_CSVSM, TERM_CSVSM_GUEST_MSG_TAMPERED);
+	}
+	last_seqno += 2;
+	memcpy(rsp, rsp_page + SNP_GUEST_MSG_HDR_SIZE, len);
+	*rsp_len = len;
+	return GMSG_OK;
+}
+
+enum gmsg_status guest_msg_exchange(uint8_t type, const void *req,
+				    size_t req_len, void *rsp, size_t rsp_cap,
+				    size_t *rsp_len, void *certs,
+				    size_t *certs_len)
+{
+	enum gmsg_status st;
+
+	spin_lock(&gmsg_lock);
+	st = exchange(type, req, req_len, rsp, rsp_cap, rsp_len, certs,
+		      certs_len);
+	/* Plaintext never stays in the pages between calls. */
+	crypto_wipe(req_page, sizeof(req_page));
+	crypto_wipe(rsp_page, sizeof(rsp_page));
+	spin_unlock(&gmsg_lock);
+	return st;
+}

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The attestation protocol, protocol 1 (58019 section 7; spec notes
+ * section 4; Linux arch/x86/coco/sev/svsm.c snp_issue_svsm_attest_req).
+ * The SVSM asks the PSP, over its own VMPCK0 channel, for a VMPL0 report
+ * whose REPORT_DATA is SHA-512(nonce || manifest), and hands the report,
+ * the manifest and (if asked) the host's certificates to the guest.
+ * Threats: the request and nonce are guest memory, copied once and
+ * checked as copies (T02); every output range is checked like any guest
+ * address, never SVSM memory or a CA's control bytes (T01, T09); the
+ * sizes are 32-bit fields from the guest, compared, never added (T03).
+ * RCX, RDX and R8 always carry the sizes, also when a buffer is too small,
+ * because Linux retries with them.
+ */
+#include "svsm/attest.h"
+
+#include "svsm/crypto.h"
+#include "svsm/guest_msg.h"
+#include "svsm/guestmem.h"
+#include "svsm/log.h"
+#include "svsm/mem.h"
+#include "svsm/ownership.h"
+#include "svsm/protocol.h"
+#include "svsm/std.h"
+
+#include "abi/svsm_call.h"
+
+#define PAGE 4096u
+#define CERTS_ORDER 2u /* the host's certificates: up to 16 KiB */
+#define CERTS_CAP (PAGE << CERTS_ORDER)
+#define MANIFEST_CAP PAGE
+
+_Static_assert(CERTS_CAP == SVSM_ATTEST_MAX_CERTS_SIZE,
+	       "the SVSM takes what Linux's 16 KiB buffer takes");
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] != 0) {
+			return false;
+		}
+	}
+	return true;
+}
+
+uint32_t attest_request_check(const struct svsm_attest_req *r, bool single)
+{
+	if (!all_zero(r->report.rsvd, sizeof(r->report.rsvd)) ||
+	    !all_zero(r->rsvd1, sizeof(r->rsvd1)) ||
+	    !all_zero(r->manifest.rsvd, sizeof(r->manifest.rsvd)) ||
+	    !all_zero(r->certificates.rsvd, sizeof(r->certificates.rsvd)) ||
+	    (single && !all_zero(r->rsvd2, sizeof(r->rsvd2)))) {
+		return SVSM_ERR_INVALID_PARAMETER;
+	}
+	if (r->nonce_len != SVSM_ATTEST_NONCE_SIZE ||
+	    (r->nonce_pa % PAGE) + SVSM_ATTEST_NONCE_SIZE > PAGE) {
+		return SVSM_ERR_INVALID_PARAMETER;
+	}
+	if (r->report.pa % PAGE != 0 || r->manifest.pa % PAGE != 0 ||
+	    (r->certificates.len != 0 && r->certificates.pa % PAGE != 0)) {
+		return SVSM_ERR_INVALID_PARAMETER;
+	}
+	if (single && r->manifest_version != 0) {
+		return SVSM_ERR_INVALID_PARAMETER;
+	}
+	return SVSM_SUCCESS;
+}
+
+/* May the SVSM write @len bytes at @pa for the guest? */
+static bool output_ok(uint64_t pa, size_t len)
+{
+	gpa_t g = gpa_init(pa);
+
+	return len == 0 || (owner_is_guest_accessible(g, len) &&
+			    !owner_overlaps_caa_control(g, len));
+}
+
+/* The host's certificate table, as many bytes as it has pages. */
+static size_t certs_size(const uint8_t *certs, size_t len)
+{
+	/* COCO: an all-zero first entry means the host has none. */
+	if (len < SNP_CERT_ENTRY_SIZE || all_zero(certs, SNP_CERT_ENTRY_SIZE)) {
+		return 0;
+	}
+	return ALIGN_UP(len, PAGE);
+}
+
+struct attest_out {
+	uint8_t manifest[MANIFEST_CAP];
+	size_t manifest_len;
+	struct snp_report_rsp rsp;
+	uint8_t *certs; /* CERTS_CAP bytes, or NULL */
+	size_t certs_len;
+};
+
+static uint32_t request_report(const uint8_t *nonce, struct attest_out *o)
+{
+	struct snp_report_req rr;
+	struct crypto_piece data[2] = {{nonce, SVSM_ATTEST_NONCE_SIZE},
+				       {o->manifest, o->manifest_len}};
+	size_t len = 0;
+	enum gmsg_status st;
+
+	memset(&rr, 0, sizeof(rr));
+	if (!crypto_sha512(data, 2, rr.user_data)) {
+		return SVSM_ERR_INVALID_REQUEST;
+	}
+	rr.vmpl = 0; /* the report speaks for VMPL0: the SVSM */
+	o->certs_len = o->certs != NULL ? CERTS_CAP : 0;
+	st = guest_msg_exchange(SNP_MSG_REPORT_REQ, &rr, sizeof(rr), &o->rsp,
+				sizeof(o->rsp), &len, o->certs,
+				o->certs != NULL ? &o->certs_len : NULL);
+	if (st != GMSG_OK) {
+		return st == GMSG_BUSY ? SVSM_ERR_BUSY
+				       : SVSM_ERR_INVALID_REQUEST;
+	}
+	/* Authenticated, so the PSP said it; still only a whole report of
+	 * the right size is handed on. */
+	if (len != sizeof(o->rsp) || o->rsp.status != SNP_MSG_STATUS_SUCCESS ||
+	    o->rsp.report_size != SNP_REPORT_SIZE) {
+		LOG_ERROR("attest: PSP answered status 0x%x, %u of %u bytes",
+			  o->rsp.status, (unsigned)len,
+			  (unsigned)sizeof(o->rsp));
+		return SVSM_ERR_INVALID_REQUEST;
+	}
+	return SVSM_SUCCESS;
+}
+
+static uint32_t attest(struct call_ctx *ctx, bool single)
+{
+	struct svsm_attest_req req;
+	size_t req_size = single ? SVSM_ATTEST_SINGLE_REQ_SIZE
+				 : SVSM_ATTEST_SERVICES_REQ_SIZE;
+	uint8_t nonce[SVSM_ATTEST_NONCE_SIZE];
+	struct attest_out *o;
+	size_t csize;
+	uint32_t rc;
+
+	memset(&req, 0, sizeof(req));
+	if (ctx->rcx % 8 != 0) {
+		return SVSM_ERR_INVALID_PARAMETER;
+	}
+	if (owner_overlaps_caa_control(gpa_init(ctx->rcx), req_size) ||
+	    guestmem_read(gpa_init(ctx->rcx), &req, req_size) != SVSM_OK) {
+		return SVSM_ERR_INVALID_ADDRESS;
+	}
+	rc = attest_request_check(&req, single);
+	if (rc != SVSM_SUCCESS) {
+		return rc;
+	}
+	if (guestmem_read(gpa_init(req.nonce_pa), nonce, sizeof(nonce)) !=
+	    SVSM_OK) {
+		return SVSM_ERR_INVALID_ADDRESS;
+	}
+	/* Outputs checked before the PSP is asked: a bad address costs no
+	 * report. The sizes are checked after, when they are all known. */
+	if (!output_ok(req.report.pa, req.report.len < SNP_REPORT_SIZE
+					      ? 0
+					      : SNP_REPORT_SIZE) ||
+	    !output_ok(req.manifest.pa, req.manifest.len < MANIFEST_CAP
+						? req.manifest.len
+						: MANIFEST_CAP) ||
+	    !output_ok(req.certificates.pa, req.certificates.len < CERTS_CAP
+						    ? req.certificates.len
+						    : CERTS_CAP)) {
+		return SVSM_ERR_INVALID_ADDRESS;
+	}
+
+	o = page_alloc(1);
+	if (o == NULL) {
+		return SVSM_ERR_BUSY;
+	}
+	_Static_assert(sizeof(*o) <= 2 * PAGE, "attestation outputs fit");
+	o->certs = req.certificates.len != 0 ? page_alloc(CERTS_ORDER) : NULL;
+	if (req.certificates.len != 0 && o->certs == NULL) {
+		page_free(o);
+		return SVSM_ERR_BUSY;
+	}
+	if (single) {
+		const uint8_t *m =
+			service_manifest(req.service_guid, req.manifest_version,
+					 &o->manifest_len);
+
+		rc = SVSM_ERR_UNSUPPORTED_PROTOCOL;
+		if (m != NULL && o->manifest_len <= MANIFEST_CAP) {
+			memcpy(o->manifest, m, o->manifest_len);
+			rc = SVSM_SUCCESS;
+		}
+	} else {
+		o->manifest_len = services_manifest(o->manifest, MANIFEST_CAP);
+		rc = o->manifest_len != 0 ? SVSM_SUCCESS
+					  : SVSM_ERR_INVALID_REQUEST;
+	}
+	if (rc == SVSM_SUCCESS) {
+		rc = request_report(nonce, o);
+	}
+	/* The host's length is the platform's report of a hostile value:
+	 * bounded before any arithmetic. More than the SVSM can carry is
+	 * reported to the guest as needed, and never copied. */
+	csize = 0;
+	if (rc == SVSM_SUCCESS && o->certs != NULL) {
+		if (o->certs_len > (1u << 24)) {
+			rc = SVSM_ERR_INVALID_REQUEST;
+		} else if (o->certs_len > CERTS_CAP) {
+			csize = ALIGN_UP(o->certs_len, PAGE);
+		} else {
+			csize = certs_size(o->certs, o->certs_len);
+		}
+	}
+	if (rc == SVSM_SUCCESS) {
+		ctx->rcx = o->manifest_len;
+		ctx->rdx = csize;
+		ctx->r8 = SNP_REPORT_SIZE;
+		if (req.report.len < SNP_REPORT_SIZE ||
+		    req.manifest.len < o->manifest_len ||
+		    req.certificates.len < csize || csize > CERTS_CAP) {
+			rc = SVSM_ERR_INVALID_PARAMETER;
+		}
+	}
+	if (rc == SVSM_SUCCESS && csize != 0) {
+		memset(o->certs + o->certs_len, 0, csize - o->certs_len);
+	}
+	if (rc == SVSM_SUCCESS &&
+	    (guestmem_write(gpa_init(req.report.pa), o->rsp.report,
+			    SNP_REPORT_SIZE) != SVSM_OK ||
+	     !output_ok(req.manifest.pa, o->manifest_len) ||
+	     guestmem_write(gpa_init(req.manifest.pa), o->manifest,
+			    o->manifest_len) != SVSM_OK ||
+	     (csize != 0 && (!output_ok(req.certificates.pa, csize) ||
+			     guestmem_write(gpa_init(req.certificates.pa),
+					    o->certs, csize) != SVSM_OK)))) {
+		rc = SVSM_ERR_INVALID_ADDRESS;
+	}
+	if (o->certs != NULL) {
+		page_free(o->certs);
+	}
+	page_free(o);
+	return rc;
+}
+
+uint32_t attest_protocol_handle(struct call_ctx *ctx)
+{
+	switch (SVSM_CALL_ID(ctx->rax)) {
+	case SVSM_ATTEST_SERVICES:
+		return attest(ctx, false);
+	case SVSM_ATTEST_SINGLE_SERVICE:
+		return attest(ctx, true);
+	default:
+		return SVSM_ERR_UNSUPPORTED_CALL;
+	}
+}

@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The attestation protocol (protocol 1) as Linux calls it, against the
+ * emulated PSP. Truths: the layouts of 58019 section 7 and the firmware
+ * ABI (spec notes 4 and 10); OpenSSL for SHA-512 and for the report's
+ * ECDSA signature under the VCEK certificate the build made
+ * (build/pki/vcek.der); the certificate table of the GHCB spec.
+ */
+#include <openssl/bn.h>
+#include <openssl/ecdsa.h>
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+#include <openssl/x509.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "svsm/psp_model.h"
+#include "svsm/terminate.h"
+#include "svsm/vtpm.h"
+
+#include "abi/svsm_attest.h"
+
+#include "../framework/test.h"
+#include "guest.h"
+
+#define BUFS 0x2000000ull	 /* 24 KiB of outputs, page aligned */
+#define NONCE (BUFS + 0x6010ull) /* not page aligned, as kmalloc's */
+#define ATTEST(call) SVSM_CALL(SVSM_PROTOCOL_ATTEST, (call))
+
+static const uint8_t vtpm_guid[16] = SVSM_VTPM_SERVICE_GUID;
+
+static struct sim_machine *attest_machine(bool vtpm)
+{
+	struct sim_config cfg;
+	struct sim_machine *m;
+
+	sim_config_default(&cfg);
+	cfg.vtpm = vtpm;
+	m = tm_create(&cfg);
+	g_pvalidate_range(m, 0, BUFS, 0x8000, true);
+	return m;
+}
+
+static void nonce_fill(uint8_t nonce[64], uint8_t seed)
+{
+	unsigned i;
+
+	for (i = 0; i < 64; i++) {
+		nonce[i] = (uint8_t)(seed + 7 * i);
+	}
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+	       ((uint32_t)p[3] << 24);
+}
+
+/* OpenSSL's verdict on the report, with the VCEK the build certified. */
+static bool report_verifies(const uint8_t *rep)
+{
+	FILE *f = fopen("build/pki/vcek.der", "rb");
+	X509 *x = f != NULL ? d2i_X509_fp(f, NULL) : NULL;
+	ECDSA_SIG *sig = ECDSA_SIG_new();
+	unsigned char *der = NULL;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	int len;
+	bool ok;
+
+	if (f != NULL) {
+		fclose(f);
+	}
+	ECDSA_SIG_set0(sig, BN_lebin2bn(rep + 0x2A0, 72, NULL),
+		       BN_lebin2bn(rep + 0x2E8, 72, NULL));
+	len = i2d_ECDSA_SIG(sig, &der);
+	ok = x != NULL && len > 0 &&
+	     EVP_DigestVerifyInit(ctx, NULL, EVP_sha384(), NULL,
+				  X509_get0_pubkey(x)) == 1 &&
+	     EVP_DigestVerify(ctx, der, (size_t)len, rep, 0x2A0) == 1;
+	OPENSSL_free(der);
+	EVP_MD_CTX_free(ctx);
+	ECDSA_SIG_free(sig);
+	X509_free(x);
+	return ok;
+}
+
+static bool binds(const uint8_t *rep, const uint8_t nonce[64],
+		  const uint8_t *manifest, size_t len)
+{
+	uint8_t md[64];
+	uint8_t buf[64 + 4096];
+
+	if (len > 4096) {
+		return false;
+	}
+	memcpy(buf, nonce, 64);
+	memcpy(buf + 64, manifest, len);
+	SHA512(buf, 64 + len, md);
+	return memcmp(md, rep + 0x50, 64) == 0;
+}
+
+TEST(attest, services_report_verifies_and_binds)
+{
+	struct sim_machine *m = attest_machine(true);
+	static struct sim_attest_result a;
+	uint8_t nonce[64];
+	size_t ek_len = 0;
+	const uint8_t *ek;
+	const uint8_t *e;
+
+	nonce_fill(nonce, 1);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, false, &a),
+		  SIM_OK);
+	ASSERT_EQ(a.result, SVSM_SUCCESS);
+	EXPECT_EQ(a.calls, 1);
+	EXPECT_EQ(a.report_len, 0x4A0);
+	EXPECT_EQ(rd32(a.report + 0x30), 0); /* the SVSM's VMPL0 report */
+	EXPECT_TRUE(rd32(a.report) >= 2);
+	EXPECT_EQ(rd32(a.report + 0x34), 1); /* ECDSA P-384 SHA-384 */
+	EXPECT_TRUE(report_verifies(a.report));
+	EXPECT_TRUE(binds(a.report, nonce, a.manifest, a.manifest_len));
+	/* Manifest: header GUID, size, one entry (the vTPM) = EK public. */
+	ek = vtpm_ek_public(&ek_len);
+	ASSERT_TRUE(ek != NULL);
+	EXPECT_EQ(a.manifest_len, 48 + ek_len);
+	EXPECT_EQ(rd32(a.manifest + 16), a.manifest_len);
+	EXPECT_EQ(rd32(a.manifest + 20), 1);
+	e = a.manifest + 24;
+	EXPECT_EQ(memcmp(e, vtpm_guid, 16), 0);
+	EXPECT_EQ(rd32(e + 16), 48);
+	EXPECT_EQ(rd32(e + 20), ek_len);
+	EXPECT_EQ(memcmp(a.manifest + 48, ek, ek_len), 0);
+	/* Changing one report byte breaks the signature (the check is
+	 * real); a different nonce does not bind. */
+	a.report[0x90] ^= 1;
+	EXPECT_FALSE(report_verifies(a.report));
+	nonce[0] ^= 1;
+	EXPECT_FALSE(binds(a.report, nonce, a.manifest, a.manifest_len));
+}
+
+TEST(attest, certificates_are_the_hosts_table)
+{
+	struct sim_machine *m = attest_machine(false);
+	static struct sim_attest_result a;
+	static const uint8_t vcek_guid[16] = SNP_CERT_GUID_VCEK;
+	FILE *f = fopen("build/pki/vcek.der", "rb");
+	static uint8_t der[4096];
+	size_t der_len;
+	uint8_t nonce[64];
+
+	ASSERT_TRUE(f != NULL);
+	der_len = fread(der, 1, sizeof(der), f);
+	fclose(f);
+	nonce_fill(nonce, 2);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, false, &a),
+		  SIM_OK);
+	ASSERT_EQ(a.result, SVSM_SUCCESS);
+	/* Page multiple (the host's page count x 4096), VCEK entry first. */
+	EXPECT_TRUE(a.certs_len != 0 && a.certs_len % 4096 == 0);
+	EXPECT_EQ(memcmp(a.certs, vcek_guid, 16), 0);
+	ASSERT_TRUE(rd32(a.certs + 16) + rd32(a.certs + 20) <= a.certs_len);
+	EXPECT_EQ(rd32(a.certs + 20), der_len);
+	EXPECT_EQ(memcmp(a.certs + rd32(a.certs + 16), der, der_len), 0);
+	/* No services run: the manifest is the bare header. */
+	EXPECT_EQ(a.manifest_len, 24);
+	EXPECT_EQ(rd32(a.manifest + 20), 0);
+	/* Without a certificates buffer: a normal report, RDX = 0. */
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
+	EXPECT_EQ(a.result, SVSM_SUCCESS);
+	EXPECT_EQ(a.certs_len, 0);
+	EXPECT_TRUE(report_verifies(a.report));
+}
+
+TEST(attest, single_service_vtpm_manifest_is_the_ek)
+{
+	struct sim_machine *m = attest_machine(true);
+	static struct sim_attest_result a;
+	static const uint8_t unknown[16] = {1, 2, 3};
+	uint8_t nonce[64];
+	size_t ek_len = 0;
+	const uint8_t *ek = vtpm_ek_public(&ek_len);
+
+	nonce_fill(nonce, 3);
+	ASSERT_EQ(sim_attest(m, 0, vtpm_guid, nonce, NONCE, BUFS, false, &a),
+		  SIM_OK);
+	ASSERT_EQ(a.result, SVSM_SUCCESS);
+	EXPECT_EQ(a.manifest_len, ek_len);
+	EXPECT_EQ(memcmp(a.manifest, ek, ek_len), 0);
+	EXPECT_TRUE(binds(a.report, nonce, ek, ek_len));
+	EXPECT_TRUE(report_verifies(a.report));
+	ASSERT_EQ(sim_attest(m, 0, unknown, nonce, NONCE, BUFS, false, &a),
+		  SIM_OK);
+	EXPECT_EQ(a.result, SVSM_ERR_UNSUPPORTED_PROTOCOL);
+}
+
+TEST(attest, sequence_numbers_advance_by_two)
+{
+	struct sim_machine *m = attest_machine(false);
+	static struct sim_attest_result a;
+	uint8_t nonce[64];
+	unsigned i;
+
+	nonce_fill(nonce, 4);
+	for (i = 1; i <= 3; i++) {
+		ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a),
+			  SIM_OK);
+		EXPECT_EQ(a.result, SVSM_SUCCESS);
+		/* Requests 1, 3, 5: the PSP saw each number once. */
+		EXPECT_EQ(sim_psp_last_seqno(m), 2 * i);
+	}
+	EXPECT_EQ(sim_psp_reports(m), 3);
+}
+
+/* Write a raw request into the CA buffer and call. */
+static uint32_t raw_call(struct sim_machine *m, uint32_t call,
+			 const struct svsm_attest_req *req, struct sim_regs *r)
+{
+	uint64_t caa = sim_current_caa_gpa(m, 0);
+
+	ASSERT_EQ(sim_mem_write(m, caa + 8, req, sizeof(*req)), SIM_OK);
+	return g_call(m, 0, ATTEST(call), caa + 8, ~0ull, ~0ull, r);
+}
+
+static void good_request(struct svsm_attest_req *req)
+{
+	memset(req, 0, sizeof(*req));
+	req->manifest.pa = BUFS;
+	req->manifest.len = 0x1000;
+	req->certificates.pa = BUFS + 0x1000;
+	req->certificates.len = 0x4000;
+	req->report.pa = BUFS + 0x5000;
+	req->report.len = 0x1000;
+	req->nonce_pa = NONCE;
+	req->nonce_len = 64;
+}
+
+TEST(attest, hostile_requests_get_their_codes)
+{
+	struct sim_machine *m = attest_machine(false);
+	uint64_t svsm = sim_svsm_base(m);
+	uint64_t caa = sim_current_caa_gpa(m, 0);
+	struct svsm_attest_req req;
+	struct sim_regs r;
+	uint32_t reports;
+
+	good_request(&req);
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_SUCCESS);
+	reports = sim_psp_reports(m);
+	/* Reserved bytes, nonce size, a nonce across a page. */
+	good_request(&req);
+	req.rsvd1[0] = 1;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_PARAMETER);
+	good_request(&req);
+	req.report.rsvd[3] = 1;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_PARAMETER);
+	good_request(&req);
+	req.nonce_len = 32;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_PARAMETER);
+	good_request(&req);
+	req.nonce_pa = BUFS + 0x6FF0;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_PARAMETER);
+	/* Misaligned buffers. */
+	good_request(&req);
+	req.report.pa += 8;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_PARAMETER);
+	good_request(&req);
+	req.manifest.pa += 0x800;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_PARAMETER);
+	good_request(&req);
+	req.certificates.pa += 0x10;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_PARAMETER);
+	/* Outputs in SVSM memory, over the CA's control bytes, the nonce
+	 * in SVSM memory, past the end of RAM. */
+	good_request(&req);
+	req.report.pa = svsm;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_ADDRESS);
+	good_request(&req);
+	req.manifest.pa = svsm + 0x3000;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_ADDRESS);
+	good_request(&req);
+	req.certificates.pa = caa;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_ADDRESS);
+	good_request(&req);
+	req.nonce_pa = svsm + 0x10;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_ADDRESS);
+	good_request(&req);
+	req.report.pa = 0xFFFFFFFFFFFFF000ull;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_ADDRESS);
+	/* The request itself over the CA's control bytes, misaligned, or in
+	 * SVSM memory. */
+	EXPECT_EQ(g_call(m, 0, ATTEST(0), caa, 0, 0, NULL),
+		  SVSM_ERR_INVALID_ADDRESS);
+	EXPECT_EQ(g_call(m, 0, ATTEST(0), caa + 12, 0, 0, NULL),
+		  SVSM_ERR_INVALID_PARAMETER);
+	EXPECT_EQ(g_call(m, 0, ATTEST(0), svsm + 8, 0, 0, NULL),
+		  SVSM_ERR_INVALID_ADDRESS);
+	EXPECT_EQ(g_call(m, 0, ATTEST(2), caa + 8, 0, 0, NULL),
+		  SVSM_ERR_UNSUPPORTED_CALL);
+	/* None of these cost a report. */
+	EXPECT_EQ(sim_psp_reports(m), reports);
+	/* A manifest version other than 0. */
+	good_request(&req);
+	memcpy(req.service_guid, vtpm_guid, 16);
+	req.manifest_version = 1;
+	EXPECT_EQ(raw_call(m, 1, &req, &r), SVSM_ERR_INVALID_PARAMETER);
+	check_invariants(m);
+}
+
+TEST(attest, small_buffers_report_sizes_absurd_ones_are_fine)
+{
+	struct sim_machine *m = attest_machine(true);
+	struct svsm_attest_req req;
+	struct sim_regs r;
+	uint8_t before[16], after[16];
+
+	/* Too small: INVALID_PARAMETER with all three sizes, nothing
+	 * written (the report buffer keeps its bytes). */
+	good_request(&req);
+	req.report.len = 0x100;
+	ASSERT_EQ(sim_mem_read(m, req.report.pa, before, 16), SIM_OK);
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_PARAMETER);
+	EXPECT_EQ(r.r8, 0x4A0);
+	EXPECT_TRUE(r.rcx > 48 && r.rcx < 0x1000);
+	EXPECT_TRUE(r.rdx != 0 && r.rdx % 0x1000 == 0);
+	ASSERT_EQ(sim_mem_read(m, req.report.pa, after, 16), SIM_OK);
+	EXPECT_EQ(memcmp(before, after, 16), 0);
+	good_request(&req);
+	req.manifest.len = 16;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_PARAMETER);
+	good_request(&req);
+	req.certificates.len = 0x1000;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_ERR_INVALID_PARAMETER);
+	EXPECT_TRUE(r.rdx > 0x1000);
+	/* Absurd lengths (4 GiB - 1): only what the SVSM writes must be
+	 * guest memory, here the last validated page. */
+	good_request(&req);
+	req.report.pa = BUFS + 0x7000; /* the last validated page */
+	req.report.len = 0xFFFFFFFFu;
+	EXPECT_EQ(raw_call(m, 0, &req, &r), SVSM_SUCCESS);
+	check_invariants(m);
+}
+
+TEST(attest, linux_retries_with_reported_sizes)
+{
+	struct sim_machine *m = attest_machine(false);
+	static struct sim_attest_result a;
+	uint8_t nonce[64];
+
+	/* The host's certificates need 8 pages: the SVSM reports 32 KiB,
+	 * Linux's three retries stay refused; no certificate is copied. */
+	sim_hv_set_behaviour(m, SIM_HV_GREQ_CERTS_TOO_BIG);
+	nonce_fill(nonce, 5);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, false, &a),
+		  SIM_OK);
+	EXPECT_EQ(a.result, SVSM_ERR_INVALID_PARAMETER);
+	EXPECT_EQ(a.certs_len, 8 * 4096);
+	/* Each refused attempt still used its number for a report. */
+	EXPECT_TRUE(sim_psp_last_seqno(m) >= 2);
+	sim_hv_set_behaviour(m, SIM_HV_HONEST);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, false, &a),
+		  SIM_OK);
+	EXPECT_EQ(a.result, SVSM_SUCCESS);
+	EXPECT_TRUE(report_verifies(a.report));
+}
+
+/* One attestation with a misbehaving PSP or hypervisor. */
+static struct sim_machine *faulty(int psp_fault, enum sim_hv_behaviour hv,
+				  struct sim_attest_result *a)
+{
+	struct sim_machine *m = attest_machine(false);
+	uint8_t nonce[64];
+
+	static uint8_t marker[0x6000];
+
+	/* Marked outputs: a failed call must leave them as they were. */
+	memset(marker, 0xAA, sizeof(marker));
+	ASSERT_EQ(sim_mem_write(m, BUFS, marker, sizeof(marker)), SIM_OK);
+	nonce_fill(nonce, 6);
+	sim_psp_set_fault(m, psp_fault);
+	sim_hv_set_behaviour(m, hv);
+	memset(a, 0, sizeof(*a));
+	(void)sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, a);
+	return m;
+}
+
+static bool terminated_tampered(struct sim_machine *m)
+{
+	uint32_t set = 0, code = 0;
+
+	return sim_terminated(m, &set, &code) && set == TERM_SET_CSVSM &&
+	       code == TERM_CSVSM_GUEST_MSG_TAMPERED;
+}
+
+TEST(attest, bad_tag_terminates)
+{
+	static struct sim_attest_result a;
+
+	EXPECT_TRUE(terminated_tampered(
+		faulty(PSP_FAULT_BAD_TAG, SIM_HV_HONEST, &a)));
+}
+
+TEST(attest, wrong_sequence_number_terminates)
+{
+	static struct sim_attest_result a;
+
+	EXPECT_TRUE(terminated_tampered(
+		faulty(PSP_FAULT_WRONG_SEQNO, SIM_HV_HONEST, &a)));
+}
+
+TEST(attest, wrong_message_type_terminates)
+{
+	static struct sim_attest_result a;
+
+	EXPECT_TRUE(terminated_tampered(
+		faulty(PSP_FAULT_WRONG_TYPE, SIM_HV_HONEST, &a)));
+}
+
+TEST(attest, corrupted_ciphertext_terminates)
+{
+	static struct sim_attest_result a;
+
+	EXPECT_TRUE(terminated_tampered(
+		faulty(PSP_HONEST, SIM_HV_GREQ_CORRUPT, &a)));
+}
+
+TEST(attest, replayed_response_terminates)
+{
+	static struct sim_attest_result a;
+	struct sim_machine *m = faulty(PSP_HONEST, SIM_HV_GREQ_REPLAY, &a);
+	uint8_t nonce[64];
+
+	/* The first answer is genuine; its replay carries an old number. */
+	EXPECT_EQ(a.result, SVSM_SUCCESS);
+	nonce_fill(nonce, 7);
+	(void)sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a);
+	EXPECT_TRUE(terminated_tampered(m));
+}
+
+TEST(attest, truncated_report_is_an_error)
+{
+	static struct sim_attest_result a;
+	struct sim_machine *m = faulty(PSP_FAULT_TRUNCATED, SIM_HV_HONEST, &a);
+	uint8_t zero[64] = {0};
+	uint8_t rep[16];
+	uint8_t marked[16];
+
+	/* Authenticated but short: an error, nothing handed on. */
+	EXPECT_EQ(a.result, SVSM_ERR_INVALID_REQUEST);
+	EXPECT_FALSE(sim_terminated(m, NULL, NULL));
+	ASSERT_EQ(sim_mem_read(m, BUFS + 0x1000, rep, 16), SIM_OK);
+	memset(marked, 0xAA, sizeof(marked));
+	EXPECT_EQ(memcmp(rep, marked, 16), 0); /* not written */
+	/* The channel still works: the number was used in order. */
+	sim_psp_set_fault(m, PSP_HONEST);
+	(void)sim_attest(m, 0, NULL, zero, NONCE, BUFS, true, &a);
+	EXPECT_EQ(a.result, SVSM_SUCCESS);
+	EXPECT_EQ(sim_psp_last_seqno(m), 4);
+}
+
+TEST(attest, bad_status_is_an_error)
+{
+	static struct sim_attest_result a;
+	struct sim_machine *m = faulty(PSP_FAULT_BAD_STATUS, SIM_HV_HONEST, &a);
+
+	EXPECT_EQ(a.result, SVSM_ERR_INVALID_REQUEST);
+	EXPECT_FALSE(sim_terminated(m, NULL, NULL));
+}
+
+TEST(attest, busy_hypervisor_ends_attestation)
+{
+	static struct sim_attest_result a;
+	struct sim_machine *m = faulty(PSP_HONEST, SIM_HV_GREQ_BUSY, &a);
+	uint8_t nonce[64];
+	struct sim_regs r;
+
+	EXPECT_EQ(a.result, SVSM_ERR_BUSY);
+	EXPECT_FALSE(sim_terminated(m, NULL, NULL));
+	/* VMPCK0 is wiped: protocol 1 is no longer offered. */
+	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), (1ull << 32) | 1,
+			 0, 0, &r),
+		  SVSM_SUCCESS);
+	EXPECT_EQ(r.rcx, 0);
+	sim_hv_set_behaviour(m, SIM_HV_HONEST);
+	nonce_fill(nonce, 8);
+	(void)sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a);
+	EXPECT_EQ(a.result, SVSM_ERR_UNSUPPORTED_PROTOCOL);
+	EXPECT_EQ(sim_psp_reports(m), 0);
+}
+
+TEST(attest, refusing_hypervisor_is_an_error)
+{
+	static struct sim_attest_result a;
+	struct sim_machine *m = faulty(PSP_HONEST, SIM_HV_GREQ_REFUSE, &a);
+
+	EXPECT_EQ(a.result, SVSM_ERR_INVALID_REQUEST);
+	EXPECT_FALSE(sim_terminated(m, NULL, NULL));
+}
+
+TEST(attest, guest_never_sees_vmpck0)
+{
+	struct sim_machine *m = attest_machine(false);
+	uint8_t secrets[4096];
+	uint8_t zero[32] = {0};
+
+	ASSERT_EQ(sim_mem_read(m, sim_secrets_gpa(m), secrets, 4096), SIM_OK);
+	EXPECT_EQ(memcmp(secrets + 0x20, zero, 32), 0);
+	EXPECT_NE(memcmp(secrets + 0x40, zero, 32), 0); /* VMPCK1: guest's */
+}

@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * csvsm-verify: check an SEV-SNP attestation report from csvsm (or any
+ * SNP guest) the way a relying party must:
+ *   ARK self-signed -> ASK signed by ARK -> VCEK signed by ASK
+ *   -> report signed by VCEK, VCEK bound to the report's chip and TCB
+ *   -> with --nonce and --manifest: REPORT_DATA = SHA-512(nonce || manifest)
+ *   -> with --measurement: MEASUREMENT equals the expected launch digest.
+ * Exit status 0 only if every check passed; 1 if one failed (named on
+ * stderr); 2 for unusable arguments or input files.
+ */
+#include <getopt.h>
+#include <openssl/evp.h>
+#include <openssl/rsa.h>
+#include <openssl/sha.h>
+#include <openssl/x509.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify.h"
+
+struct check {
+	const char *name;
+	bool ok;
+	const char *what;
+};
+
+#define MAX_CHECKS 16
+
+struct run {
+	struct check check[MAX_CHECKS];
+	unsigned count;
+	bool json;
+};
+
+static bool check(struct run *r, const char *name, bool ok, const char *what)
+{
+	if (r->count < MAX_CHECKS) {
+		r->check[r->count++] = (struct check){name, ok, what};
+	}
+	return ok;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: csvsm-verify --report FILE --vcek FILE --chain FILE\n"
+		"                    [--nonce HEX --manifest FILE]"
+		" [--measurement HEX] [--json]\n"
+		"  --report  the 1184-byte report, raw or as hex text\n"
+		"  --vcek    the VCEK certificate, DER or PEM\n"
+		"  --chain   ASK then ARK, PEM (as AMD's KDS serves them)\n");
+}
+
+static void hex_print(FILE *f, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%02x", p[i]);
+	}
+}
+
+static void guid_print(FILE *f, const uint8_t *g)
+{
+	fprintf(f, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-", g[3], g[2],
+		g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9]);
+	hex_print(f, g + 10, 6);
+}
+
+static bool rsa4096(EVP_PKEY *k)
+{
+	return k != NULL && EVP_PKEY_get_base_id(k) == EVP_PKEY_RSA &&
+	       EVP_PKEY_get_bits(k) == 4096;
+}
+
+/* @cert signed by @issuer, and names chain. */
+static bool signed_by(X509 *cert, X509 *issuer)
+{
+	EVP_PKEY *k = X509_get0_pubkey(issuer);
+
+	return k != NULL &&
+	       X509_NAME_cmp(X509_get_issuer_name(cert),
+			     X509_get_subject_name(issuer)) == 0 &&
+	       X509_verify(cert, k) == 1;
+}
+
+struct inputs {
+	uint8_t report[SNP_REPORT_SIZE];
+	X509 *vcek, *ask, *ark;
+	uint8_t nonce[4096];
+	size_t nonce_len;
+	bool have_nonce;
+	uint8_t *manifest;
+	size_t manifest_len;
+	uint8_t measurement[SNP_MEASUREMENT_LEN];
+	bool have_measurement;
+};
+
+static void verify_all(struct run *r, struct inputs *in,
+		       const struct report_fields *f, struct manifest *m)
+{
+	EVP_PKEY *vk = X509_get0_pubkey(in->vcek);
+	struct vcek_ids ids;
+	bool ids_ok;
+
+	check(r, "ark-self-signed",
+	      rsa4096(X509_get0_pubkey(in->ark)) && signed_by(in->ark, in->ark),
+	      "the ARK is an RSA-4096 key that signed its own certificate");
+	check(r, "ask-signed-by-ark",
+	      rsa4096(X509_get0_pubkey(in->ask)) && signed_by(in->ask, in->ark),
+	      "the ASK is an RSA-4096 key certified by the ARK");
+	check(r, "vcek-signed-by-ask", signed_by(in->vcek, in->ask),
+	      "the VCEK certificate is signed by the ASK");
+	check(r, "report-format",
+	      f->version >= 2 && f->sig_algo == SNP_SIG_ALGO_ECDSA_P384_SHA384,
+	      "report version 2 or later, signed with ECDSA P-384/SHA-384");
+	check(r, "report-signature",
+	      vk != NULL && report_signature_ok(in->report, vk),
+	      "the report's signature verifies with the VCEK's P-384 key");
+	check(r, "report-reserved-zero", report_unsigned_zero(in->report),
+	      "the bytes after the signature (0x330-0x49F) are zero");
+	ids_ok = vcek_read_ids(in->vcek, &ids);
+	check(r, "vcek-extensions", ids_ok,
+	      "the VCEK's hwID and TCB extensions are well formed");
+	if (ids_ok && ids.has_hwid) {
+		check(r, "vcek-chip-id",
+		      memcmp(ids.hwid, f->chip_id, SNP_CHIP_ID_LEN) == 0,
+		      "the VCEK's hwID equals the report's CHIP_ID");
+	}
+	if (ids_ok && ids.has_tcb) {
+		check(r, "vcek-tcb", ids.tcb == f->reported_tcb,
+		      "the VCEK's TCB equals the report's REPORTED_TCB");
+	}
+	if (in->manifest != NULL) {
+		const char *why =
+			manifest_parse(in->manifest, in->manifest_len, m);
+
+		check(r, "manifest-format", why == NULL,
+		      why != NULL ? why : "the services manifest parses");
+	}
+	if (in->have_nonce) {
+		uint8_t md[SHA512_DIGEST_LENGTH];
+		EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+		bool ok =
+			ctx != NULL &&
+			EVP_DigestInit_ex(ctx, EVP_sha512(), NULL) == 1 &&
+			EVP_DigestUpdate(ctx, in->nonce, in->nonce_len) == 1 &&
+			EVP_DigestUpdate(ctx, in->manifest, in->manifest_len) ==
+				1 &&
+			EVP_DigestFinal_ex(ctx, md, NULL) == 1;
+
+		EVP_MD_CTX_free(ctx);
+		check(r, "report-data",
+		      ok && memcmp(md, f->report_data, sizeof(md)) == 0,
+		      "REPORT_DATA equals SHA-512(nonce || manifest)");
+	}
+	if (in->have_measurement) {
+		check(r, "measurement",
+		      memcmp(in->measurement, f->measurement,
+			     SNP_MEASUREMENT_LEN) == 0,
+		      "MEASUREMENT equals the expected launch digest");
+	}
+}
+
+static void print_text(const struct run *r, const struct report_fields *f,
+		       const struct manifest *m, bool have_manifest)
+{
+	unsigned i;
+
+	printf("report: version %u, VMPL %u, guest SVN %u, policy 0x%016llx\n",
+	       f->version, f->vmpl, f->guest_svn,
+	       (unsigned long long)f->policy);
+	printf("  reported TCB 0x%016llx, current TCB 0x%016llx, platform info "
+	       "0x%llx\n",
+	       (unsigned long long)f->reported_tcb,
+	       (unsigned long long)f->current_tcb,
+	       (unsigned long long)f->platform_info);
+	printf("  measurement ");
+	hex_print(stdout, f->measurement, SNP_MEASUREMENT_LEN);
+	printf("\n  report data ");
+	hex_print(stdout, f->report_data, SNP_REPORT_DATA_LEN);
+	printf("\n  chip id     ");
+	hex_print(stdout, f->chip_id, SNP_CHIP_ID_LEN);
+	printf("\n");
+	if (have_manifest && m->count <= MANIFEST_MAX_ENTRIES) {
+		printf("manifest: %u service(s)\n", m->count);
+		for (i = 0; i < m->count; i++) {
+			const char *name =
+				manifest_service_name(m->entry[i].guid);
+
+			printf("  ");
+			guid_print(stdout, m->entry[i].guid);
+			printf(" %s, %u bytes\n",
+			       name ? name : "unknown service",
+			       m->entry[i].len);
+		}
+	}
+	for (i = 0; i < r->count; i++) {
+		printf("%s %-20s %s\n", r->check[i].ok ? "PASS" : "FAIL",
+		       r->check[i].name, r->check[i].what);
+	}
+}
+
+static void print_json(const struct run *r, const struct report_fields *f,
+		       const struct manifest *m, bool have_manifest, bool all)
+{
+	unsigned i;
+
+	printf("{\"verified\": %s, \"checks\": [", all ? "true" : "false");
+	for (i = 0; i < r->count; i++) {
+		printf("%s{\"name\": \"%s\", \"ok\": %s}", i ? ", " : "",
+		       r->check[i].name, r->check[i].ok ? "true" : "false");
+	}
+	printf("], \"report\": {\"version\": %u, \"vmpl\": %u, \"guest_svn\": "
+	       "%u, \"policy\": %llu, \"reported_tcb\": %llu, "
+	       "\"measurement\": \"",
+	       f->version, f->vmpl, f->guest_svn, (unsigned long long)f->policy,
+	       (unsigned long long)f->reported_tcb);
+	hex_print(stdout, f->measurement, SNP_MEASUREMENT_LEN);
+	printf("\", \"report_data\": \"");
+	hex_print(stdout, f->report_data, SNP_REPORT_DATA_LEN);
+	printf("\", \"chip_id\": \"");
+	hex_print(stdout, f->chip_id, SNP_CHIP_ID_LEN);
+	printf("\"}");
+	if (have_manifest) {
+		printf(", \"services\": [");
+		for (i = 0; i < m->count; i++) {
+			printf("%s{\"guid\": \"", i ? ", " : "");
+			guid_print(stdout, m->entry[i].guid);
+			printf("\", \"length\": %u}", m->entry[i].len);
+		}
+		printf("]");
+	}
+	printf("}\n");
+}
+
+static int input_error(const char *what, const char *path)
+{
+	fprintf(stderr, "csvsm-verify: %s: %s\n", what, path);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"report", required_argument, NULL, 'r'},
+		{"vcek", required_argument, NULL, 'v'},
+		{"chain", required_argument, NULL, 'c'},
+		{"nonce", required_argument, NULL, 'n'},
+		{"manifest", required_argument, NULL, 'm'},
+		{"measurement", required_argument, NULL, 'M'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *report_path = NULL, *vcek_path = NULL, *chain_path = NULL;
+	const char *nonce_hex = NULL, *manifest_path = NULL, *meas_hex = NULL;
+	static struct inputs in;
+	static struct manifest m;
+	struct report_fields f;
+	struct run r = {.count = 0};
+	uint8_t *raw;
+	size_t len;
+	bool all = true;
+	unsigned i;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			report_path = optarg;
+			break;
+		case 'v':
+			vcek_path = optarg;
+			break;
+		case 'c':
+			chain_path = optarg;
+			break;
+		case 'n':
+			nonce_hex = optarg;
+			break;
+		case 'm':
+			manifest_path = optarg;
+			break;
+		case 'M':
+			meas_hex = optarg;
+			break;
+		case 'j':
+			r.json = true;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			usage();
+			return 2;
+		}
+	}
+	if (optind != argc || report_path == NULL || vcek_path == NULL ||
+	    chain_path == NULL ||
+	    (nonce_hex == NULL) != (manifest_path == NULL)) {
+		usage();
+		return 2;
+	}
+	raw = file_read(report_path, 64 * 1024, &len);
+	if (raw == NULL || !report_parse(raw, len, in.report)) {
+		free(raw);
+		return input_error("not a 1184-byte report (raw or hex)",
+				   report_path);
+	}
+	free(raw);
+	in.vcek = cert_load(vcek_path);
+	if (in.vcek == NULL) {
+		return input_error("not an X.509 certificate", vcek_path);
+	}
+	if (!chain_load(chain_path, &in.ask, &in.ark)) {
+		return input_error("not a PEM chain of two certificates (ASK, "
+				   "ARK)",
+				   chain_path);
+	}
+	if (nonce_hex != NULL) {
+		if (!hex_parse(nonce_hex, in.nonce, sizeof(in.nonce),
+			       &in.nonce_len)) {
+			return input_error("not a hex nonce", nonce_hex);
+		}
+		in.have_nonce = true;
+		in.manifest =
+			file_read(manifest_path, 1u << 20, &in.manifest_len);
+		if (in.manifest == NULL) {
+			return input_error("cannot read", manifest_path);
+		}
+	}
+	if (meas_hex != NULL) {
+		size_t n;
+
+		if (!hex_parse(meas_hex, in.measurement, sizeof(in.measurement),
+			       &n) ||
+		    n != SNP_MEASUREMENT_LEN) {
+			return input_error("not a 48-byte hex measurement",
+					   meas_hex);
+		}
+		in.have_measurement = true;
+	}
+
+	report_decode(in.report, &f);
+	verify_all(&r, &in, &f, &m);
+	for (i = 0; i < r.count; i++) {
+		all = all && r.check[i].ok;
+	}
+	if (r.json) {
+		print_json(&r, &f, &m, in.manifest != NULL, all);
+	} else {
+		print_text(&r, &f, &m, in.manifest != NULL);
+	}
+	for (i = 0; i < r.count; i++) {
+		if (!r.check[i].ok) {
+			fprintf(stderr,
+				"csvsm-verify: FAILED %s: expected %s\n",
+				r.check[i].name, r.check[i].what);
+		}
+	}
+	if (all) {
+		fprintf(stderr, "csvsm-verify: all %u checks passed\n",
+			r.count);
+	}
+	X509_free(in.vcek);
+	X509_free(in.ask);
+	X509_free(in.ark);
+	free(in.manifest);
+	return all ? 0 : 1;
+}
