@@ -45,8 +45,17 @@ $(FW_ENGINE_INC)/libtpms/tpm_library.h:
 	@mkdir -p $(FW_ENGINE_INC)
 	@ln -sfn /usr/include/libtpms $(FW_ENGINE_INC)/libtpms
 
+# OpenSSL's headers for src/crypto/: Debian splits them between
+# /usr/include/openssl and the multiarch directory (configuration.h).
+$(FW_ENGINE_INC)/openssl/evp.h:
+	@mkdir -p $(FW_ENGINE_INC)/openssl
+	@ln -sf /usr/include/openssl/*.h $(FW_ENGINE_INC)/openssl/
+	@ln -sf /usr/include/$(shell $(CC) -print-multiarch)/openssl/*.h \
+		$(FW_ENGINE_INC)/openssl/
+
 $(call fw_objs,$(ENGINE_SRCS)): FW_CFLAGS += $(FW_ENGINE_CFLAGS)
-$(call fw_objs,$(ENGINE_SRCS)): $(FW_ENGINE_INC)/libtpms/tpm_library.h
+$(call fw_objs,$(ENGINE_SRCS)): $(FW_ENGINE_INC)/libtpms/tpm_library.h \
+	$(FW_ENGINE_INC)/openssl/evp.h
 
 $(EMU_OBJ)/fw/%.S.o: %.S $(EMU_GUEST_BIN)
 	@mkdir -p $(dir $@)
@@ -97,6 +106,8 @@ emu: $(EMU_FW)
 
 # The test guest at -smp 1 and -smp 4: fails on any guest failure, SVSM
 # panic or termination, or timeout (scripts/emu-run.sh).
-emu-check: $(EMU_FW)
+emu-check: $(EMU_FW) $(BIN)/csvsm-verify $(PKI_FILES)
 	@scripts/emu-run.sh --smp 1 --check
+	@test/attest/attest-emu.sh $(EMU_OBJ)/run-smp1.log
 	@scripts/emu-run.sh --smp 4 --check
+	@test/attest/attest-emu.sh $(EMU_OBJ)/run-smp4.log

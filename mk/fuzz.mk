@@ -12,7 +12,9 @@ $(FUZZ_OBJ)/%.o: %.c
 	@echo "  CC      $< (fuzz)"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BIN)/fuzz-%: $(FUZZ_OBJ)/test/fuzz/%.o $(patsubst %.c,$(FUZZ_OBJ)/%.o,$(LIB_SRCS))
+# csvsm-verify's parsers ride along (only fuzz-verify_inputs calls them).
+$(BIN)/fuzz-%: $(FUZZ_OBJ)/test/fuzz/%.o \
+		$(patsubst %.c,$(FUZZ_OBJ)/%.o,$(LIB_SRCS) $(VERIFY_LIB_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ $(HOST_LDLIBS) -o $@

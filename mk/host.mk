@@ -82,7 +82,7 @@ HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-sim $(BIN)/csvsm-bench \
 	$(BIN)/csvsm-bench-vtpm $(BIN)/csvsm-verify
 ASAN_BINS := $(BIN)/csvsm-tests-asan
 
-.PHONY: test test-asan vtpm-check
+.PHONY: test test-asan vtpm-check attest-check
 test: $(BIN)/csvsm-tests
 	$(BIN)/csvsm-tests
 
@@ -98,3 +98,10 @@ test-asan: $(BIN)/csvsm-tests-asan
 vtpm-check: $(BIN)/csvsm-sim
 	@test/vtpm/tpm2-tools.sh
 	@test/vtpm/linux-sequence.sh
+
+# Attestation end to end on sim, and csvsm-verify against AMD's real
+# Milan report (every changed byte must be rejected).
+attest-check: $(BIN)/csvsm-sim $(BIN)/csvsm-verify $(PKI_FILES)
+	@python3 test/attest/verify_vectors.py $(BIN)/csvsm-verify \
+		test/attest/amd-milan
+	@test/attest/attest-sim.sh

@@ -12,6 +12,7 @@ packages=(
 	qemu-system-x86              # the emu platform (make run, make check)
 	binutils                     # objcopy, size for the firmware
 	libtpms-dev libssl-dev       # the vTPM engine (libtpms + libcrypto)
+	openssl                      # the emulated PSP's test certificates
 	tpm2-tools xxd               # vTPM tests with real TPM tools
 	python3-tpm2-pytss swtpm     # the kernel's sequence; a libtpms peer
 	git

@@ -14,6 +14,7 @@
 #include "abi/svsm_call.h"
 #include "abi/svsm_core.h"
 
+#include "attest_cmd.h"
 #include "vtpm_mssim.h"
 
 static struct sim_machine *machine;
@@ -276,6 +277,10 @@ int main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "vtpm") == 0) {
 		return vtpm_mssim_main(argc - 2, argv + 2);
 	}
-	fprintf(stderr, "usage: csvsm-sim demo | vtpm --mssim PORT\n");
+	if (argc >= 2 && strcmp(argv[1], "attest") == 0) {
+		return attest_cmd_main(argc - 2, argv + 2);
+	}
+	fprintf(stderr, "usage: csvsm-sim demo | vtpm --mssim PORT | attest "
+			"--nonce HEX --out DIR\n");
 	return 2;
 }

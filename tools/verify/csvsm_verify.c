@@ -4,7 +4,8 @@
  * SNP guest) the way a relying party must:
  *   ARK self-signed -> ASK signed by ARK -> VCEK signed by ASK
  *   -> report signed by VCEK, VCEK bound to the report's chip and TCB
- *   -> with --nonce and --manifest: REPORT_DATA = SHA-512(nonce || manifest)
+ *   -> with --nonce and --manifest: REPORT_DATA = SHA-512(nonce || manifest),
+ *      the manifest a services table unless --single-service
  *   -> with --measurement: MEASUREMENT equals the expected launch digest.
  * Exit status 0 only if every check passed; 1 if one failed (named on
  * stderr); 2 for unusable arguments or input files.
@@ -46,11 +47,14 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: csvsm-verify --report FILE --vcek FILE --chain FILE\n"
-		"                    [--nonce HEX --manifest FILE]"
-		" [--measurement HEX] [--json]\n"
+		"                    [--nonce HEX --manifest FILE"
+		" [--single-service]]\n"
+		"                    [--measurement HEX] [--json]\n"
 		"  --report  the 1184-byte report, raw or as hex text\n"
 		"  --vcek    the VCEK certificate, DER or PEM\n"
-		"  --chain   ASK then ARK, PEM (as AMD's KDS serves them)\n");
+		"  --chain   ASK then ARK, PEM (as AMD's KDS serves them)\n"
+		"  --single-service  the manifest is one service's"
+		" (ATTEST_SINGLE_SERVICE)\n");
 }
 
 static void hex_print(FILE *f, const uint8_t *p, size_t n)
@@ -96,6 +100,7 @@ struct inputs {
 	size_t manifest_len;
 	uint8_t measurement[SNP_MEASUREMENT_LEN];
 	bool have_measurement;
+	bool single; /* the manifest is one service's, not a GUID table */
 };
 
 static void verify_all(struct run *r, struct inputs *in,
@@ -133,7 +138,7 @@ static void verify_all(struct run *r, struct inputs *in,
 		check(r, "vcek-tcb", ids.tcb == f->reported_tcb,
 		      "the VCEK's TCB equals the report's REPORTED_TCB");
 	}
-	if (in->manifest != NULL) {
+	if (in->manifest != NULL && !in->single) {
 		const char *why =
 			manifest_parse(in->manifest, in->manifest_len, m);
 
@@ -252,6 +257,7 @@ int main(int argc, char **argv)
 		{"manifest", required_argument, NULL, 'm'},
 		{"measurement", required_argument, NULL, 'M'},
 		{"json", no_argument, NULL, 'j'},
+		{"single-service", no_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -289,6 +295,9 @@ int main(int argc, char **argv)
 			break;
 		case 'j':
 			r.json = true;
+			break;
+		case 's':
+			in.single = true;
 			break;
 		case 'h':
 			usage();
@@ -350,9 +359,9 @@ int main(int argc, char **argv)
 		all = all && r.check[i].ok;
 	}
 	if (r.json) {
-		print_json(&r, &f, &m, in.manifest != NULL, all);
+		print_json(&r, &f, &m, in.manifest != NULL && !in.single, all);
 	} else {
-		print_text(&r, &f, &m, in.manifest != NULL);
+		print_text(&r, &f, &m, in.manifest != NULL && !in.single);
 	}
 	for (i = 0; i < r.count; i++) {
 		if (!r.check[i].ok) {

@@ -27,6 +27,7 @@
 #include "abi/snp.h"
 
 #include "arch.h"
+#include "emu_psp.h"
 #include "emu_rmp.h"
 #include "emu_vcpu.h"
 #include "fwcfg.h"
@@ -158,22 +159,23 @@ static uint64_t random64(void)
 static void launch_pages(uint64_t psp_secrets)
 {
 	struct snp_secrets_page *s = (struct snp_secrets_page *)psp_secrets;
+	uint8_t entropy[SNP_VMPL_COUNT * 32 + 48];
 	uint64_t gpa;
 	unsigned i;
-	unsigned j;
 
 	for (gpa = EMU_SVSM_BASE; gpa < EMU_GUEST_LAUNCH_END; gpa += PAGE) {
 		CHECK(rmp_launch_page(&emu_rmp, gpa) == SNP_RET_SUCCESS);
 	}
 	memset(s, 0, sizeof(*s));
 	s->version = 3;
-	for (i = 0; i < SNP_VMPL_COUNT; i++) {
-		for (j = 0; j < sizeof(s->vmpck[i]); j += 8) {
-			uint64_t r = random64();
+	/* The PSP's VMPCKs and chip secret, from RDRAND. */
+	for (i = 0; i < sizeof(entropy); i += 8) {
+		uint64_t r = random64();
 
-			memcpy(&s->vmpck[i][j], &r, 8);
-		}
+		memcpy(entropy + i, &r, 8);
 	}
+	emu_psp_init(entropy, s->vmpck);
+	memset(entropy, 0, sizeof(entropy));
 }
 
 /* The loader's part: the image at EMU_GUEST_LOAD, identity page tables

@@ -183,13 +183,16 @@ tramp_gdt_ptr:
 tramp_stack_top:
 ap_tramp_end:
 
+	/* Read-only and measured (the emulated PSP's MEASUREMENT): the
+	 * Accessed bit is preset, so loading a selector never makes the
+	 * CPU write the descriptor. */
 	.section .rodata
 	.balign 8
 boot_gdt:
 	.quad 0
-	.quad 0x00CF9A000000FFFF
-	.quad 0x00CF92000000FFFF
-	.quad 0x00AF9A000000FFFF
+	.quad 0x00CF9B000000FFFF
+	.quad 0x00CF93000000FFFF
+	.quad 0x00AF9B000000FFFF
 boot_gdt_ptr:
 	.word 31
 	.long boot_gdt

@@ -92,6 +92,7 @@ void tests_memory(void);
 void tests_hostile(void);
 void tests_vcpu(void);
 void tests_vtpm(void);
+void tests_attest(void);
 void bench_world_switch(void);
 
 /* Guest memory the tests use (GPA = VA), all outside the launch region. */

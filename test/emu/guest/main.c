@@ -27,6 +27,7 @@ void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
 	tests_hostile();
 	tests_vcpu();
 	tests_vtpm();
+	tests_attest();
 	bench_world_switch();
 	g_exit(true);
 }
