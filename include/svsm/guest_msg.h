@@ -42,6 +42,14 @@ enum gmsg_status guest_msg_exchange(uint8_t type, const void *req,
 				    size_t *rsp_len, void *certs,
 				    size_t *certs_len);
 
+/**
+ * A key the PSP derives for VMPL0 from the chip's root (VCEK) and
+ * @guest_field_select (56860 Table 19: bit 0 policy, 3 measurement, ...),
+ * for sealing SVSM state. The key never leaves SVSM memory.
+ */
+enum svsm_err guest_msg_derive_key(uint64_t guest_field_select,
+				   uint8_t key[32]);
+
 /* Why a response page was refused (guest_msg_decode). */
 enum gmsg_decode {
 	GMSG_DECODE_OK = 0,

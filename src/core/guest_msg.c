@@ -200,3 +200,23 @@ enum gmsg_status guest_msg_exchange(uint8_t type, const void *req,
 	spin_unlock(&gmsg_lock);
 	return st;
 }
+
+enum svsm_err guest_msg_derive_key(uint64_t guest_field_select, uint8_t key[32])
+{
+	struct snp_key_req req;
+	struct snp_key_rsp rsp;
+	size_t len = 0;
+	enum svsm_err err = SVSM_E_INVAL;
+
+	memset(&req, 0, sizeof(req));
+	req.guest_field_select = guest_field_select;
+	req.vmpl = 0;
+	if (guest_msg_exchange(SNP_MSG_KEY_REQ, &req, sizeof(req), &rsp,
+			       sizeof(rsp), &len, NULL, NULL) == GMSG_OK &&
+	    len == sizeof(rsp) && rsp.status == SNP_MSG_STATUS_SUCCESS) {
+		memcpy(key, rsp.key, SNP_DERIVED_KEY_LEN);
+		err = SVSM_OK;
+	}
+	crypto_wipe(&rsp, sizeof(rsp));
+	return err;
+}
