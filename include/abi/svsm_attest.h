@@ -103,6 +103,19 @@ struct snp_guest_msg_hdr {
 #define SNP_GUEST_MSG_HDR_VERSION 1u
 #define SNP_VMPCK_LEN 32u
 
+/* The AES-GCM IV of message @seqno: the number little-endian in bytes
+ * 0-7, bytes 8-11 zero (spec notes 10.2). One definition for the SVSM
+ * and the emulated PSP. */
+static inline void snp_guest_msg_iv(uint64_t seqno,
+				    uint8_t iv[SNP_GUEST_MSG_IV_LEN])
+{
+	unsigned i;
+
+	for (i = 0; i < SNP_GUEST_MSG_IV_LEN; i++) {
+		iv[i] = i < 8 ? (uint8_t)(seqno >> (8 * i)) : 0;
+	}
+}
+
 _Static_assert(sizeof(struct snp_guest_msg_hdr) == SNP_GUEST_MSG_HDR_SIZE,
 	       "56860 Table 98: 0x60-byte header");
 _Static_assert(offsetof(struct snp_guest_msg_hdr, msg_seqno) == 0x20,

@@ -52,16 +52,6 @@ bool guest_msg_available(void)
 	return have_key;
 }
 
-static void iv_of(uint64_t seqno, uint8_t iv[CRYPTO_GCM_IV_LEN])
-{
-	unsigned i;
-
-	memset(iv, 0, CRYPTO_GCM_IV_LEN);
-	for (i = 0; i < 8; i++) {
-		iv[i] = (uint8_t)(seqno >> (8 * i));
-	}
-}
-
 enum gmsg_decode guest_msg_decode(const uint8_t key[32], uint64_t seqno,
 				  uint8_t type, uint8_t *page, size_t cap,
 				  size_t *len)
@@ -85,7 +75,7 @@ enum gmsg_decode guest_msg_decode(const uint8_t key[32], uint64_t seqno,
 	if (h.msg_sz > SNP_GUEST_MSG_MAX_PAYLOAD || h.msg_sz > cap) {
 		return GMSG_DECODE_BAD_SIZE;
 	}
-	iv_of(seqno, iv);
+	snp_guest_msg_iv(seqno, iv);
 	if (!crypto_gcm_open(key, iv, page + SNP_GUEST_MSG_AAD_OFF,
 			     SNP_GUEST_MSG_AAD_LEN,
 			     page + SNP_GUEST_MSG_HDR_SIZE, h.msg_sz,
@@ -110,7 +100,7 @@ static bool seal_request(uint8_t type, const void *req, size_t req_len)
 	h->msg_version = 1;
 	h->msg_sz = (uint16_t)req_len;
 	h->msg_vmpck = 0;
-	iv_of(h->msg_seqno, iv);
+	snp_guest_msg_iv(h->msg_seqno, iv);
 	return crypto_gcm_seal(vmpck0, iv, req_page + SNP_GUEST_MSG_AAD_OFF,
 			       SNP_GUEST_MSG_AAD_LEN, req, req_len,
 			       req_page + SNP_GUEST_MSG_HDR_SIZE, h->authtag);

@@ -75,12 +75,6 @@ static bool request_header_ok(const struct psp_model *p,
 	       h->msg_seqno < UINT64_MAX - 2;
 }
 
-static void iv_of(uint64_t seqno, uint8_t iv[CRYPTO_GCM_IV_LEN])
-{
-	memset(iv, 0, CRYPTO_GCM_IV_LEN);
-	put64(iv, seqno);
-}
-
 /* The report for a MSG_REPORT_REQ from @vmpck (VMPL floor = @vmpck). */
 static uint32_t make_report(struct psp_model *p, unsigned vmpck,
 			    const uint8_t *req, size_t req_len, uint8_t *out,
@@ -197,7 +191,7 @@ uint32_t psp_guest_request(struct psp_model *p, const uint8_t *req,
 	if (!request_header_ok(p, &h)) {
 		return PSP_STATUS_INVALID_PARAM;
 	}
-	iv_of(h.msg_seqno, iv);
+	snp_guest_msg_iv(h.msg_seqno, iv);
 	if (!crypto_gcm_open(p->vmpck[h.msg_vmpck], iv,
 			     req + SNP_GUEST_MSG_AAD_OFF, SNP_GUEST_MSG_AAD_LEN,
 			     req + SNP_GUEST_MSG_HDR_SIZE, h.msg_sz, in,
@@ -237,7 +231,7 @@ uint32_t psp_guest_request(struct psp_model *p, const uint8_t *req,
 	if (p->fault == PSP_FAULT_WRONG_TYPE) {
 		rh->msg_type = h.msg_type;
 	}
-	iv_of(rh->msg_seqno, iv);
+	snp_guest_msg_iv(rh->msg_seqno, iv);
 	if (!crypto_gcm_seal(p->vmpck[h.msg_vmpck], iv,
 			     rsp + SNP_GUEST_MSG_AAD_OFF, SNP_GUEST_MSG_AAD_LEN,
 			     out, out_len, rsp + SNP_GUEST_MSG_HDR_SIZE,

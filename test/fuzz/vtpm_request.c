@@ -23,34 +23,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct sim_machine *vtpm_machine(void)
 {
 	static struct sim_machine *m;
-	struct sim_config cfg;
 
-	if (m != NULL) {
-		return m;
-	}
-	sim_config_default(&cfg);
-	cfg.guest_mem_size = FUZZ_MEM;
-	cfg.svsm_base = 2ull << 20;
-	cfg.svsm_size = 1ull << 20;
-	cfg.guest_secrets_gpa = 0x300000;
-	cfg.guest_caa_gpa = 0x301000;
-	cfg.abort_on_panic = true;
-	cfg.vtpm = true;
-	m = sim_create(&cfg);
 	if (m == NULL) {
-		abort();
-	}
-	{
-		uint64_t caa = sim_current_caa_gpa(m, 0);
-		uint64_t hdr = 2;
-		uint64_t e[2] = {PAGES_GPA | 4, (PAGES_GPA + 0x1000) | 4};
-		struct sim_regs r = {.rax = SVSM_CALL(0, 1), .rcx = caa + 8};
-
-		(void)sim_mem_write(m, caa + 8, &hdr, 8);
-		(void)sim_mem_write(m, caa + 16, e, sizeof(e));
-		if (sim_call(m, 0, &r) != SIM_OK || r.rax != 0) {
-			abort();
-		}
+		m = fuzz_machine_with(1, true);
+		fuzz_validate(m, PAGES_GPA, 2);
 	}
 	return m;
 }
