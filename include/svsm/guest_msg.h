@@ -35,7 +35,9 @@ enum gmsg_status {
 /**
  * One round trip: @req_len bytes of type @type out, the response payload
  * (at most @rsp_cap bytes, type @type + 1) in @rsp with *rsp_len set.
- * @certs/@certs_len as plat_guest_request(). Serialised internally.
+ * @certs/@certs_len as plat_guest_request(): *certs_len is @certs' size
+ * in, the host's length out, and @certs holds the table only if the
+ * length out is at most the size in. Serialised internally.
  */
 enum gmsg_status guest_msg_exchange(uint8_t type, const void *req,
 				    size_t req_len, void *rsp, size_t rsp_cap,

@@ -85,6 +85,8 @@ enum sim_hv_behaviour {
 	SIM_HV_GREQ_CORRUPT,
 	/** Report that the certificates need 8 pages (INVALID_LEN). */
 	SIM_HV_GREQ_CERTS_TOO_BIG,
+	/** INVALID_LEN claiming 100 bytes, which would fit. */
+	SIM_HV_GREQ_CERTS_LIE,
 };
 
 /* How the emulated PSP misbehaves; values of enum psp_fault. */

@@ -326,6 +326,10 @@ uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 	default:
 		break;
 	}
+	if (certs != NULL && m->hv == SIM_HV_GREQ_CERTS_LIE) {
+		*certs_len = 100;
+		return (uint64_t)PLAT_GREQ_VMM_INVALID_LEN << 32;
+	}
 	if (certs != NULL && (m->hv == SIM_HV_GREQ_CERTS_TOO_BIG ||
 			      *certs_len < id->certs_len)) {
 		*certs_len = m->hv == SIM_HV_GREQ_CERTS_TOO_BIG

@@ -128,6 +128,7 @@ static enum gmsg_status exchange(uint8_t type, const void *req, size_t req_len,
 	enum gmsg_decode d;
 	uint64_t ret;
 	size_t len = 0;
+	size_t cap;
 
 	if (!have_key) {
 		return GMSG_UNAVAILABLE;
@@ -141,13 +142,20 @@ static enum gmsg_status exchange(uint8_t type, const void *req, size_t req_len,
 	    !seal_request(type, req, req_len)) {
 		return GMSG_REFUSED; /* nothing was sent: the key stays */
 	}
+	cap = certs != NULL ? *certs_len : 0;
 	ret = send(certs, certs_len);
 	if ((ret >> 32) == PLAT_GREQ_VMM_INVALID_LEN && certs != NULL) {
+		size_t ignored = 0;
+
+		/* "Too small" for a length that fits is a lie: nothing was
+		 * written to @certs, and the message may have been used. */
+		if (*certs_len <= cap) {
+			wipe_key("certificate length contradicts itself");
+			return GMSG_REFUSED;
+		}
 		/* Certificates did not fit: send the same message as a
 		 * plain request, so its number is used for what it said;
 		 * *certs_len now tells the caller what the host needs. */
-		size_t ignored = 0;
-
 		ret = send(NULL, &ignored);
 	}
 	if ((ret >> 32) == PLAT_GREQ_VMM_BUSY) {

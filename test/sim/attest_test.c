@@ -525,3 +525,20 @@ TEST(attest, derived_keys_are_stable_and_selected)
 	EXPECT_NE(memcmp(k1, zero, 32), 0);
 	EXPECT_EQ(sim_psp_last_seqno(m), seq + 6);
 }
+
+TEST(attest, contradictory_certificate_length_is_refused)
+{
+	static struct sim_attest_result a;
+	struct sim_machine *m = attest_machine(false);
+	uint8_t nonce[64];
+
+	/* INVALID_LEN "needing" 100 bytes of a 16 KiB buffer: nothing was
+	 * written, so nothing may be copied; the key is gone. */
+	sim_hv_set_behaviour(m, SIM_HV_GREQ_CERTS_LIE);
+	nonce_fill(nonce, 9);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, false, &a),
+		  SIM_OK);
+	EXPECT_EQ(a.result, SVSM_ERR_INVALID_REQUEST);
+	EXPECT_FALSE(sim_terminated(m, NULL, NULL));
+	EXPECT_EQ(sim_psp_reports(m), 0);
+}

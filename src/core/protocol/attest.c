@@ -173,10 +173,15 @@ static uint32_t attest(struct call_ctx *ctx, bool single)
 		return SVSM_ERR_BUSY;
 	}
 	_Static_assert(sizeof(*o) <= 2 * PAGE, "attestation outputs fit");
+	memset(o, 0, sizeof(*o));
 	o->certs = req.certificates.len != 0 ? page_alloc(CERTS_ORDER) : NULL;
 	if (req.certificates.len != 0 && o->certs == NULL) {
 		page_free(o);
 		return SVSM_ERR_BUSY;
+	}
+	/* No earlier heap contents can reach the guest as "certificates". */
+	if (o->certs != NULL) {
+		memset(o->certs, 0, CERTS_CAP);
 	}
 	if (single) {
 		const uint8_t *m =
