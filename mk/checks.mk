@@ -21,8 +21,10 @@ format-check:
 banned-check:
 	@scripts/check-banned.sh
 
+# The snp platform's sources are firmware code too.
+FREESTANDING_SRCS := $(CORE_SRCS) $(SNP_PLAT_SRCS) $(SNP_HW_SRCS)
 freestanding-check:
-	@for f in $(CORE_SRCS); do \
+	@for f in $(FREESTANDING_SRCS); do \
 		$(CC) $(FREESTANDING_FLAGS) $$f || exit 1; \
 	done
-	@echo "freestanding-check: $(words $(CORE_SRCS)) files build freestanding"
+	@echo "freestanding-check: $(words $(FREESTANDING_SRCS)) files build freestanding"

@@ -14,9 +14,14 @@ PKI_C := $(PKI_DIR)/test_pki.c
 LIBC_SRCS := $(sort $(wildcard src/libc/*.c))
 LIBC_S_SRCS := $(sort $(wildcard src/libc/*.S))
 SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
+# The snp platform's GHCB client. hw_x86.c is the hardware side of its
+# seam (snp_hw.h); hosted builds use the simulator's (sim/src/ghcb_hv.c).
+SNP_HW_SRCS := src/plat/snp/hw_x86.c
+SNP_PLAT_SRCS := $(filter-out $(SNP_HW_SRCS),\
+	$(sort $(wildcard src/plat/snp/*.c)))
 SIM_SRCS := $(sort $(wildcard sim/src/*.c))
 LIB_SRCS := $(CORE_SRCS) $(SIM_PLAT_SRCS) $(SIM_SRCS) $(ENGINE_SRCS) \
-	$(PKI_C)
+	$(PKI_C) $(SNP_PLAT_SRCS)
 
 TEST_FW_SRCS := $(sort $(wildcard test/framework/*.c))
 TEST_SRCS := $(sort $(wildcard test/unit/*.c test/sim/*.c))

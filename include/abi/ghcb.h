@@ -16,9 +16,31 @@
 #define GHCB_MSR_REG_GPA_RESP 0x013ull
 #define GHCB_MSR_PSC_REQ 0x014ull
 #define GHCB_MSR_PSC_RESP 0x015ull
+#define GHCB_MSR_RUN_VMPL_REQ 0x016ull
+#define GHCB_MSR_RUN_VMPL_RESP 0x017ull
 #define GHCB_MSR_HV_FT_REQ 0x080ull
 #define GHCB_MSR_HV_FT_RESP 0x081ull
 #define GHCB_MSR_TERM_REQ 0x100ull
+
+#define GHCB_MSR 0xC0010130u
+#define GHCB_MSR_INFO_MASK 0xFFFull
+#define GHCB_MSR_INFO(v) ((v)&GHCB_MSR_INFO_MASK)
+#define GHCB_MSR_DATA(v) ((v) >> 12)
+/* SEV info response: [63:48] max, [47:32] min version, [31:24] C-bit. */
+#define GHCB_SEV_INFO_MAX(v) (((v) >> 48) & 0xFFFFull)
+#define GHCB_SEV_INFO_MIN(v) (((v) >> 32) & 0xFFFFull)
+#define GHCB_SEV_INFO_CBIT(v) (((v) >> 24) & 0xFFull)
+/* PSC request: [51:12] GFN, [55:52] operation; response [63:32] error. */
+#define GHCB_MSR_PSC(gfn, op)                                                  \
+	(GHCB_MSR_PSC_REQ | ((uint64_t)(gfn) << 12) | ((uint64_t)(op) << 52))
+/* Run VMPL request: [39:32] target VMPL; response [63:32] error. */
+#define GHCB_MSR_RUN_VMPL(vmpl)                                                \
+	(GHCB_MSR_RUN_VMPL_REQ | ((uint64_t)(vmpl) << 32))
+/* Termination: [15:12] reason set, [23:16] reason code. */
+#define GHCB_MSR_TERM(set, code)                                               \
+	(GHCB_MSR_TERM_REQ | (((uint64_t)(set)&0xF) << 12) |                   \
+	 (((uint64_t)(code)&0xFF) << 16))
+#define GHCB_GFN_MASK 0xFFFFFFFFFFull /* 40 bits */
 
 #define GHCB_PROTOCOL_MIN 1ull
 #define GHCB_PROTOCOL_MAX 2ull
@@ -32,6 +54,7 @@
 
 /* GHCB page offsets. */
 #define GHCB_OFF_RAX 0x1F8u
+#define GHCB_OFF_RBX 0x318u
 #define GHCB_OFF_SW_EXIT_CODE 0x390u
 #define GHCB_OFF_SW_EXIT_INFO_1 0x398u
 #define GHCB_OFF_SW_EXIT_INFO_2 0x3A0u
@@ -39,11 +62,19 @@
 #define GHCB_OFF_VALID_BITMAP 0x3F0u
 #define GHCB_OFF_PROTOCOL_VERSION 0xFFAu
 #define GHCB_OFF_USAGE 0xFFCu
+#define GHCB_OFF_SHARED_BUFFER 0x800u
+#define GHCB_SHARED_BUFFER_SIZE 0x7F0u
+#define GHCB_PAGE_SIZE 4096u
+#define GHCB_USAGE_STANDARD 0u
+#define GHCB_VERSION_SNP 2u
 
 /* A field's valid bit: offset / 8, in a 128-bit little-endian bitmap. */
 #define GHCB_VALID_BIT(off) ((off) / 8u)
 
 /* NAE events (sw_exit_code). */
+#define SVM_VMGEXIT_PSC 0x80000010ull
+#define SVM_VMGEXIT_GUEST_REQUEST 0x80000011ull
+#define SVM_VMGEXIT_EXT_GUEST_REQUEST 0x80000012ull
 #define SVM_VMGEXIT_AP_CREATION 0x80000013ull
 #define SVM_VMGEXIT_SNP_RUN_VMPL 0x80000018ull
 #define SVM_VMGEXIT_TERM_REQUEST 0x8000FFFEull
@@ -56,5 +87,26 @@
 #define GHCB_ERR_INVALID_USAGE 2ull
 #define GHCB_ERR_MISSING_INPUT 4ull
 #define GHCB_ERR_INVALID_INPUT 5ull
+
+/* AP creation: exit_info_1 [31:0] request, [19:16] VMPL, [63:32] APIC ID. */
+#define SVM_VMGEXIT_AP_CREATE 1ull
+#define SVM_VMGEXIT_AP_DESTROY 2ull
+#define SVM_VMGEXIT_AP_VMPL_SHIFT 16u
+
+/* PSC buffer (spec notes 7.4): 8-byte header, then u64 entries. */
+#define GHCB_PSC_HDR_SIZE 8u
+#define GHCB_PSC_MAX_ENTRIES 253u
+#define GHCB_PSC_ENTRY(gfn, op, big)                                           \
+	((((uint64_t)(gfn)&GHCB_GFN_MASK) << 12) | ((uint64_t)(op) << 52) |    \
+	 ((uint64_t)((big) ? 1 : 0) << 56))
+#define GHCB_PSC_ENTRY_CUR_PAGE(e) ((e)&0xFFFull)
+#define GHCB_PSC_ENTRY_GFN(e) (((e) >> 12) & GHCB_GFN_MASK)
+#define GHCB_PSC_ENTRY_OP(e) (((e) >> 52) & 0xFull)
+#define GHCB_PSC_ENTRY_2M(e) (((e) >> 56) & 1ull)
+#define GHCB_PSC_ENTRY_RSVD(e) ((e) >> 57)
+
+_Static_assert((GHCB_SHARED_BUFFER_SIZE - GHCB_PSC_HDR_SIZE) / 8 ==
+		       GHCB_PSC_MAX_ENTRIES,
+	       "spec notes 7.4: 253 entries fit the shared buffer");
 
 #endif /* ABI_GHCB_H */

@@ -27,5 +27,16 @@
  * to the PSP. VMPCK0 is wiped before terminating.
  */
 #define TERM_CSVSM_GUEST_MSG_TAMPERED 4u
+/**
+ * snp: a GHCB or MSR-protocol reply broke the protocol (a wrong response
+ * code or echo, a missing valid bit, a result the request cannot have).
+ */
+#define TERM_CSVSM_GHCB_RESPONSE 5u
+/** snp: a page-state change was not done as the hypervisor reported. */
+#define TERM_CSVSM_PSC_FAILED 6u
+/** snp: the hypervisor refused to run the guest's VMPL. */
+#define TERM_CSVSM_RUN_VMPL_REFUSED 7u
+/** snp: the SVSM is not running at VMPL0 (RMPADJUST boot check). */
+#define TERM_CSVSM_NOT_VMPL0 8u
 
 #endif /* SVSM_TERMINATE_H */

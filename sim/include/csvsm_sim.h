@@ -89,6 +89,51 @@ enum sim_hv_behaviour {
 	SIM_HV_GREQ_CERTS_LIE,
 };
 
+/*
+ * The hypervisor as the snp platform's GHCB client meets it (KVM's side
+ * of the GHCB MSR and page protocols), honest or hostile.
+ */
+enum sim_ghcb_behaviour {
+	SIM_GHCB_HONEST = 0,
+	SIM_GHCB_OLD_VERSION,	      /* SEV info: versions 1..1 */
+	SIM_GHCB_NO_MULTI_VMPL,	      /* features without bit 5 */
+	SIM_GHCB_WRONG_ECHO,	      /* registration echoes GFN + 1 */
+	SIM_GHCB_WRONG_RESPONSE_CODE, /* MSR replies with another code */
+	SIM_GHCB_NO_VALID_BITS,	      /* page replies mark nothing valid */
+	SIM_GHCB_EXCEPTION_RESULT,    /* exit_info_1 = 1 (inject) */
+	SIM_GHCB_MSR_CHANGED,	      /* GHCB MSR altered on return */
+	SIM_GHCB_PSC_LIE,	      /* PSC reports success, does nothing */
+	SIM_GHCB_PSC_WRONG_PAGE,      /* PSC converts the next page */
+	SIM_GHCB_PSC_BACKWARDS,	      /* cur_entry moves back */
+	SIM_GHCB_PSC_STALL,	      /* returns early, never progressing */
+	SIM_GHCB_PSC_ERROR,	      /* exit_info_2 non-zero */
+	SIM_GHCB_PSC_PARTIAL,	      /* honest, 3 entries per call */
+	SIM_GHCB_REFUSE_RUN_VMPL,     /* run VMPL answered with an error */
+	SIM_GHCB_CERTS_NO_RBX,	      /* INVALID_LEN without RBX valid */
+	SIM_GHCB_FUZZ, /* every NAE reply is sim_ghcb_fuzz_reply()'s page */
+};
+
+struct sim_ghcb_stats {
+	unsigned msr_calls, nae_calls, psc_calls, run_vmpl, ap_created;
+	uint64_t registered_gpa;
+	uint32_t ap_apic_id;
+	uint64_t ap_vmsa_gpa, ap_info1;
+};
+
+void sim_ghcb_set_behaviour(struct sim_machine *m, enum sim_ghcb_behaviour b);
+/** From now on, answer every NAE event with @page and GHCB MSR @msr. */
+void sim_ghcb_fuzz_reply(struct sim_machine *m, const void *page, size_t len,
+			 uint64_t msr);
+void sim_ghcb_get_stats(const struct sim_machine *m, struct sim_ghcb_stats *s);
+/**
+ * Run @fn as snp-platform code at VMPL0 (src/plat/snp/ over the seam
+ * snp_hw.h). False if it ended in a termination request: *set, *code.
+ */
+bool sim_snp_run(struct sim_machine *m, void (*fn)(void *), void *arg,
+		 uint32_t *set, uint32_t *code);
+/** MSR_AMD64_SEV as the snp code reads it (default SEV|SEV-ES|SNP). */
+void sim_snp_set_sev_status(struct sim_machine *m, uint64_t status);
+
 /* How the emulated PSP misbehaves; values of enum psp_fault. */
 void sim_psp_set_fault(struct sim_machine *m, int psp_fault);
 /** Reports the PSP signed; the last request sequence number it took. */

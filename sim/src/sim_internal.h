@@ -46,6 +46,15 @@ struct sim_machine {
 	jmp_buf *svsm_jmp; /* set while SVSM code runs */
 	char console[SIM_CONSOLE_SIZE];
 	size_t console_len;
+	/* The snp platform's hypervisor (sim/src/ghcb_hv.c). */
+	enum sim_ghcb_behaviour ghcb_hv;
+	uint64_t ghcb_msr;
+	struct sim_ghcb_stats ghcb;
+	jmp_buf *snp_jmp;
+	uint32_t snp_term_set, snp_term_code;
+	uint64_t snp_sev_status;       /* MSR_AMD64_SEV as snp code reads it */
+	uint8_t ghcb_fuzz_reply[4096]; /* SIM_GHCB_FUZZ's reply page */
+	uint64_t ghcb_fuzz_msr;
 	struct psp_model psp;
 	bool psp_measured;
 	uint8_t greq_first_rsp[4096]; /* SIM_HV_GREQ_REPLAY's old answer */

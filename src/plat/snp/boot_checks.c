@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the snp platform checks before it trusts its environment: that it
+ * was launched as an SNP guest with the features it relies on and without
+ * those it cannot handle, and that it really runs at VMPL0. Any failure
+ * terminates with a named reason: the SVSM never runs half-protected.
+ */
+#include "svsm/log.h"
+#include "svsm/plat.h"
+#include "svsm/terminate.h"
+
+#include "abi/snp.h"
+
+#include "ghcb.h"
+#include "snp_boot.h"
+#include "snp_hw.h"
+
+/* MSR_AMD64_SEV bits: [0] SEV, [1] SEV-ES, [2] SNP; from bit 2 on they
+ * are SEV_FEATURES << 2 (abi/snp.h). */
+#define SEV_STATUS_SEV (1ull << 0)
+#define SEV_STATUS_ES (1ull << 1)
+#define SEV_STATUS_FEAT(f) ((f) << 2)
+
+uint64_t snp_check_sev_status(void)
+{
+	const uint64_t need = SEV_STATUS_SEV | SEV_STATUS_ES |
+			      SEV_STATUS_FEAT(SEV_FEAT_SNP_ACTIVE);
+	/* vTOM: the SVSM's memory model is the C-bit; ReflectVC: #VC would
+	 * go to the hypervisor, which then sees the SVSM's CPUID and MSRs. */
+	const uint64_t forbid = SEV_STATUS_FEAT(SEV_FEAT_VTOM) |
+				SEV_STATUS_FEAT(SEV_FEAT_REFLECT_VC);
+	uint64_t s = snp_hw_sev_status();
+
+	if ((s & need) != need || (s & forbid) != 0) {
+		LOG_ERROR(
+			"snp: SEV_STATUS 0x%llx: needs 0x%llx, forbids 0x%llx",
+			(unsigned long long)s, (unsigned long long)need,
+			(unsigned long long)forbid);
+		ghcb_msr_terminate(TERM_SET_GENERAL,
+				   TERM_SNP_FEATURES_UNSUPPORTED);
+	}
+	return s;
+}
+
+void snp_check_vmpl0(gpa_t own_page)
+{
+	/* RMPADJUST may only lower the rights of a less privileged VMPL
+	 * than the caller's: setting VMPL1's rights succeeds at VMPL0 and
+	 * nowhere else. @own_page is validated SVSM memory; VMPL1 keeps no
+	 * rights to it. */
+	if (plat_rmpadjust(own_page, PAGE_4K, 1) != SNP_RET_SUCCESS) {
+		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_NOT_VMPL0);
+	}
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The snp platform's GHCB client: the guest side of AMD's GHCB
+ * specification (56421; spec notes section 7) for the SVSM at VMPL0.
+ * Threat: every reply comes from the hypervisor (T18). A reply is read
+ * once, from a private copy; a reply that breaks the protocol terminates
+ * the VM with a named reason (svsm/terminate.h), never silently used.
+ */
+#ifndef SNP_GHCB_H
+#define SNP_GHCB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "svsm/addr.h"
+
+/* --- MSR protocol (no GHCB page needed) --- */
+
+/** Negotiate the GHCB version (2 is required); returns the C-bit. */
+unsigned ghcb_msr_negotiate(void);
+/** The hypervisor's features; SNP, AP creation and multi-VMPL required. */
+uint64_t ghcb_msr_hv_features(void);
+/** Register @gpa as this CPU's GHCB; the echoed GFN must match. */
+void ghcb_msr_register(gpa_t gpa);
+/** Page state change of one 4 KiB page. */
+void ghcb_msr_psc(gpa_t gpa, bool to_private);
+/** Run the guest's VMPL on this CPU (returns when it exits to VMPL0). */
+void ghcb_msr_run_vmpl(unsigned vmpl);
+void ghcb_msr_terminate(uint32_t set, uint32_t code) __attribute__((noreturn));
+
+/* --- GHCB page protocol, one page per CPU --- */
+
+struct ghcb_cpu {
+	uint8_t *page; /* the shared mapping: hostile after every VMGEXIT */
+	gpa_t gpa;
+	uint8_t reply[4096]; /* the private copy of the last reply */
+};
+
+/** Make @gpa shared, register it, map it (the CPU's boot sequence). */
+void ghcb_cpu_init(struct ghcb_cpu *g, gpa_t gpa);
+
+/* One NAE event's inputs and the reply fields the SVSM may use. */
+struct ghcb_in {
+	uint64_t exit_code, info1, info2;
+	uint64_t rax, rbx, scratch;
+	bool has_rax, has_rbx, has_scratch;
+	const void *buf; /* copied to the shared buffer */
+	size_t buf_len;
+};
+
+struct ghcb_out {
+	uint64_t info1, info2, rbx;
+	bool has_rbx;
+	uint8_t buf[0x7F0]; /* the shared buffer, copied once */
+};
+
+/**
+ * One NAE event: the reply is copied out of the shared page once and
+ * checked (GHCB MSR unchanged, exit_info_1 and _2 marked valid, result
+ * 0); anything else terminates with TERM_CSVSM_GHCB_RESPONSE.
+ */
+void ghcb_call(struct ghcb_cpu *g, const struct ghcb_in *in,
+	       struct ghcb_out *out);
+
+/** Run VMPL @vmpl through the GHCB page (NAE 0x8000_0018). */
+void ghcb_run_vmpl(struct ghcb_cpu *g, unsigned vmpl);
+
+/**
+ * Page state change of @count entries (GHCB_PSC_ENTRY) in batches, with
+ * the hypervisor's progress checked: cur_entry never moves back, end
+ * never changes, entries come back as sent, no error, progress made.
+ */
+void ghcb_psc(struct ghcb_cpu *g, const uint64_t *entries, unsigned count);
+
+/**
+ * Make guest pages private and validated: PSC, then PVALIDATE, which
+ * fails if the hypervisor did not assign exactly these pages (a PSC
+ * that lied); that terminates with TERM_CSVSM_PSC_FAILED.
+ */
+void snp_make_private(struct ghcb_cpu *g, gpa_t gpa, unsigned pages);
+/** Rescind validation, then PSC to shared. */
+void snp_make_shared(struct ghcb_cpu *g, gpa_t gpa, unsigned pages);
+
+/** SNP AP creation of a VMSA at @vmpl (the SVSM's own CPUs: VMPL0). */
+void ghcb_ap_create(struct ghcb_cpu *g, uint32_t apic_id, gpa_t vmsa,
+		    unsigned vmpl, uint64_t sev_features);
+
+/**
+ * SNP (extended) guest request with shared pages @req and @rsp; with
+ * @certs (shared, *pages long) an extended one. Returns exit_info_2;
+ * on INVALID_LEN *pages is what the hypervisor says it needs.
+ */
+uint64_t ghcb_guest_request(struct ghcb_cpu *g, gpa_t req, gpa_t rsp,
+			    gpa_t certs, uint64_t *pages);
+
+#endif /* SNP_GHCB_H */
