@@ -12,9 +12,11 @@ $(FUZZ_OBJ)/%.o: %.c
 	@echo "  CC      $< (fuzz)"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
-# csvsm-verify's parsers ride along (only fuzz-verify_inputs calls them).
+# csvsm-verify's and csvsm-igvm's parsers ride along (only their own
+# targets call them).
 $(BIN)/fuzz-%: $(FUZZ_OBJ)/test/fuzz/%.o \
-		$(patsubst %.c,$(FUZZ_OBJ)/%.o,$(LIB_SRCS) $(VERIFY_LIB_SRCS))
+		$(patsubst %.c,$(FUZZ_OBJ)/%.o,$(LIB_SRCS) $(VERIFY_LIB_SRCS) \
+		$(IGVM_LIB_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ $(HOST_LDLIBS) -o $@

@@ -78,8 +78,15 @@ $(BIN)/csvsm-verify: $(call host_objs,$(VERIFY_MAIN_SRCS) $(VERIFY_LIB_SRCS))
 	@echo "  LD      $@"
 	@$(CC) $(HOST_CFLAGS) $^ -lcrypto -o $@
 
+# The launch digest is the emulated PSP's code (src/snpmodel/psp.c).
+$(BIN)/csvsm-igvm: $(call host_objs,$(IGVM_MAIN_SRCS) $(IGVM_LIB_SRCS)) \
+		$(BUILD)/libcsvsm_sim.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
+
 HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-sim $(BIN)/csvsm-bench \
-	$(BIN)/csvsm-bench-vtpm $(BIN)/csvsm-verify
+	$(BIN)/csvsm-bench-vtpm $(BIN)/csvsm-verify $(BIN)/csvsm-igvm
 ASAN_BINS := $(BIN)/csvsm-tests-asan
 
 .PHONY: test test-asan vtpm-check attest-check

@@ -31,5 +31,9 @@ TOOL_SIM_SRCS := $(sort $(wildcard tools/sim/*.c))
 VERIFY_MAIN_SRCS := tools/verify/csvsm_verify.c
 VERIFY_LIB_SRCS := $(filter-out $(VERIFY_MAIN_SRCS),\
 	$(sort $(wildcard tools/verify/*.c)))
+# csvsm-igvm: its reader is fuzzed, so it is apart from main.
+IGVM_MAIN_SRCS := tools/igvm/csvsm_igvm.c
+IGVM_LIB_SRCS := $(filter-out $(IGVM_MAIN_SRCS),\
+	$(sort $(wildcard tools/igvm/*.c)))
 BENCH_SRCS := bench/bench_core.c
 BENCH_VTPM_SRCS := bench/bench_vtpm.c

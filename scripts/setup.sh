@@ -13,6 +13,7 @@ packages=(
 	binutils                     # objcopy, size for the firmware
 	libtpms-dev libssl-dev       # the vTPM engine (libtpms + libcrypto)
 	openssl                      # the emulated PSP's test certificates
+	zlib1g-dev ovmf              # IGVM checksums; OVMF as an IGVM input
 	tpm2-tools xxd               # vTPM tests with real TPM tools
 	python3-tpm2-pytss swtpm     # the kernel's sequence; a libtpms peer
 	git

@@ -1,0 +1,554 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * csvsm-igvm: build, dump and measure IGVM images for SEV-SNP hosts
+ * (QEMU 10+ with -object igvm-cfg).
+ *   csvsm-igvm build --svsm ELF [--ovmf FILE] [--policy HEX] -o OUT
+ *   csvsm-igvm dump FILE       every structure, page counts, measurement
+ *   csvsm-igvm measure FILE    the SEV-SNP launch digest (MEASUREMENT)
+ *   csvsm-igvm copy IN OUT     parse and write again (round trip)
+ * The image: the SVSM's ELF segments, then its secrets page, CPUID page,
+ * a memory-map parameter page and the boot CPU's VMPL0 VMSA; OVMF, if
+ * given, ends at 4 GiB as the reset vector requires.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi/snp.h"
+
+#include "elf_segments.h"
+#include "igvm.h"
+#include "igvm_measure.h"
+#include "igvm_write.h"
+
+#define SNP_MASK 0x1u
+#define DEFAULT_POLICY 0x30000ull /* SMT allowed, bit 17 (must be one) */
+#define MAX_FILE (512u << 20)
+#define GIB4 0x100000000ull
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	long n;
+
+	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
+	    (unsigned long)n > MAX_FILE || fseek(f, 0, SEEK_SET) != 0) {
+		goto out;
+	}
+	buf = malloc((size_t)n + 1);
+	if (buf != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	*len = (size_t)n;
+out:
+	if (f != NULL) {
+		fclose(f);
+	}
+	return buf;
+}
+
+static int write_file(const char *path, const uint8_t *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	int ok = f != NULL && fwrite(p, 1, n, f) == n;
+
+	if (f != NULL && fclose(f) != 0) {
+		ok = 0;
+	}
+	return ok ? 0 : -1;
+}
+
+static void hex(const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		printf("%02x", p[i]);
+	}
+}
+
+/* The boot CPU at VMPL0: 32-bit protected mode, flat, paging off, at the
+ * ELF entry (the csvsm firmware's 32-bit entry convention). */
+static void boot_vmsa(struct snp_vmsa *v, uint64_t entry)
+{
+	struct vmsa_seg code = {
+		.selector = 0x08, .attrib = 0xC9B, .limit = 0xFFFFFFFF};
+	struct vmsa_seg data = {
+		.selector = 0x10, .attrib = 0xC93, .limit = 0xFFFFFFFF};
+
+	memset(v, 0, sizeof(*v));
+	v->cs = code;
+	v->ds = v->es = v->ss = v->fs = v->gs = data;
+	v->ldtr = (struct vmsa_seg){.attrib = 0x82, .limit = 0xFFFF};
+	v->tr = (struct vmsa_seg){.attrib = 0x8B, .limit = 0xFFFF};
+	v->gdtr.limit = v->idtr.limit = 0xFFFF;
+	v->efer = 0x1000; /* SVME: required in an SNP VMSA */
+	v->cr0 = 0x11;	  /* PE, ET */
+	v->rflags = 0x2;
+	v->dr6 = 0xFFFF0FF0;
+	v->dr7 = 0x400;
+	v->g_pat = 0x0007040600070406ull;
+	v->xcr0 = 1;
+	v->mxcsr = 0x1F80;
+	v->x87_fcw = 0x37F;
+	v->rip = entry;
+	v->vmpl = 0;
+	v->sev_features = SEV_FEAT_SNP_ACTIVE;
+}
+
+static void add_page(struct igvm_builder *b, uint64_t gpa, const uint8_t *pg,
+		     uint16_t type, uint32_t *zero_rel, int *have_zero)
+{
+	static const uint8_t zero[IGVM_PAGE];
+	struct igvm_page_data p = {
+		.gpa = gpa, .compatibility_mask = SNP_MASK, .data_type = type};
+	uint32_t rel;
+
+	if (pg == NULL) { /* host-filled (secrets, CPUID): no file data */
+		igvm_add(b, IGVM_VHT_PAGE_DATA, &p, sizeof(p), -1, 0);
+		return;
+	}
+	if (memcmp(pg, zero, IGVM_PAGE) == 0) {
+		/* Zero pages share one block of file data: still NORMAL
+		 * pages, measured with their (zero) contents. */
+		if (!*have_zero) {
+			*zero_rel = igvm_add_data(b, zero, IGVM_PAGE);
+			*have_zero = 1;
+		}
+		rel = *zero_rel;
+	} else {
+		rel = igvm_add_data(b, pg, IGVM_PAGE);
+	}
+	igvm_add(b, IGVM_VHT_PAGE_DATA, &p, sizeof(p),
+		 (int)offsetof(struct igvm_page_data, file_offset), rel);
+}
+
+static int build(const char *svsm, const char *ovmf, uint64_t policy,
+		 const char *out)
+{
+	struct elf_segment seg[16];
+	unsigned nseg = 0, i;
+	uint64_t entry = 0, end = 0, gpa;
+	size_t len = 0, olen = 0, size = 0;
+	uint8_t *img = read_file(svsm, &len);
+	uint8_t *fw = NULL, *file;
+	struct igvm_builder b;
+	uint32_t zero_rel = 0;
+	int have_zero = 0;
+	const char *why;
+	static struct snp_vmsa vmsa;
+
+	if (img == NULL) {
+		fprintf(stderr, "csvsm-igvm: cannot read %s\n", svsm);
+		return 2;
+	}
+	why = elf_segments(img, len, seg, 16, &nseg, &entry);
+	if (why != NULL) {
+		fprintf(stderr, "csvsm-igvm: %s: %s\n", svsm, why);
+		return 2;
+	}
+	if (ovmf != NULL) {
+		fw = read_file(ovmf, &olen);
+		if (fw == NULL || olen == 0 || olen % IGVM_PAGE != 0 ||
+		    olen > (16u << 20)) {
+			fprintf(stderr,
+				"csvsm-igvm: %s: not a firmware "
+				"volume of whole pages\n",
+				ovmf);
+			return 2;
+		}
+	}
+	igvm_builder_init(&b);
+	{
+		struct igvm_supported_platform p = {
+			.compatibility_mask = SNP_MASK,
+			.platform_type = IGVM_PLATFORM_SEV_SNP,
+			.platform_version = 1,
+		};
+		struct igvm_guest_policy pol = {.policy = policy,
+						.compatibility_mask = SNP_MASK};
+		struct igvm_parameter_area area = {.number_of_bytes = IGVM_PAGE,
+						   .parameter_area_index = 0};
+		struct igvm_parameter mm = {.parameter_area_index = 0};
+
+		igvm_add(&b, IGVM_VHT_SUPPORTED_PLATFORM, &p, sizeof(p), -1, 0);
+		igvm_add(&b, IGVM_VHT_GUEST_POLICY, &pol, sizeof(pol), -1, 0);
+		igvm_add(&b, IGVM_VHT_PARAMETER_AREA, &area, sizeof(area), -1,
+			 0);
+		igvm_add(&b, IGVM_VHT_MEMORY_MAP, &mm, sizeof(mm), -1, 0);
+	}
+	for (i = 0; i < nseg; i++) {
+		for (gpa = 0; gpa < seg[i].memsz; gpa += IGVM_PAGE) {
+			static uint8_t pg[IGVM_PAGE];
+			uint64_t n = 0;
+
+			memset(pg, 0, sizeof(pg));
+			if (gpa < seg[i].filesz) {
+				n = seg[i].filesz - gpa < IGVM_PAGE
+					    ? seg[i].filesz - gpa
+					    : IGVM_PAGE;
+				memcpy(pg, seg[i].data + gpa, n);
+			}
+			add_page(&b, seg[i].paddr + gpa, pg,
+				 IGVM_PAGE_DATA_NORMAL, &zero_rel, &have_zero);
+		}
+		if (seg[i].paddr + seg[i].memsz > end) {
+			end = seg[i].paddr + seg[i].memsz;
+		}
+	}
+	end = (end + IGVM_PAGE - 1) & ~(uint64_t)(IGVM_PAGE - 1);
+	add_page(&b, end, NULL, IGVM_PAGE_DATA_SECRETS, NULL, NULL);
+	add_page(&b, end + IGVM_PAGE, NULL, IGVM_PAGE_DATA_CPUID, NULL, NULL);
+	{
+		struct igvm_parameter_insert ins = {.gpa = end + 2 * IGVM_PAGE,
+						    .compatibility_mask =
+							    SNP_MASK,
+						    .parameter_area_index = 0};
+
+		igvm_add(&b, IGVM_VHT_PARAMETER_INSERT, &ins, sizeof(ins), -1,
+			 0);
+	}
+	for (gpa = 0; gpa < olen; gpa += IGVM_PAGE) {
+		add_page(&b, GIB4 - olen + gpa, fw + gpa, IGVM_PAGE_DATA_NORMAL,
+			 &zero_rel, &have_zero);
+	}
+	{
+		struct igvm_vp_context vp = {.gpa = end + 3 * IGVM_PAGE,
+					     .compatibility_mask = SNP_MASK};
+		uint32_t rel;
+
+		boot_vmsa(&vmsa, entry);
+		rel = igvm_add_data(&b, &vmsa, sizeof(vmsa));
+		igvm_add(&b, IGVM_VHT_VP_CONTEXT, &vp, sizeof(vp),
+			 (int)offsetof(struct igvm_vp_context, file_offset),
+			 rel);
+	}
+	file = igvm_finish(&b, &size);
+	igvm_builder_free(&b);
+	free(img);
+	free(fw);
+	if (file == NULL || write_file(out, file, size) != 0) {
+		fprintf(stderr, "csvsm-igvm: cannot write %s\n", out);
+		free(file);
+		return 2;
+	}
+	printf("csvsm-igvm: %s: %zu bytes; SVSM 0x%llx-0x%llx, secrets 0x%llx, "
+	       "CPUID 0x%llx, parameters 0x%llx, VMSA 0x%llx, entry 0x%llx%s\n",
+	       out, size, (unsigned long long)seg[0].paddr,
+	       (unsigned long long)end, (unsigned long long)end,
+	       (unsigned long long)(end + IGVM_PAGE),
+	       (unsigned long long)(end + 2 * IGVM_PAGE),
+	       (unsigned long long)(end + 3 * IGVM_PAGE),
+	       (unsigned long long)entry,
+	       ovmf != NULL ? ", OVMF below 4 GiB" : "");
+	free(file);
+	return 0;
+}
+
+static void dump_item(const struct igvm_item *it)
+{
+	const char *name = igvm_type_name(it->type);
+
+	printf("%-20s", name != NULL ? name : "UNKNOWN");
+	switch (it->type) {
+	case IGVM_VHT_SUPPORTED_PLATFORM: {
+		struct igvm_supported_platform p;
+
+		memcpy(&p, it->body, sizeof(p));
+		printf(" mask 0x%x platform %u%s version %u highest_vtl %u "
+		       "shared_gpa_boundary 0x%llx",
+		       p.compatibility_mask, p.platform_type,
+		       p.platform_type == IGVM_PLATFORM_SEV_SNP ? " (SEV-SNP)"
+								: "",
+		       p.platform_version, p.highest_vtl,
+		       (unsigned long long)p.shared_gpa_boundary);
+		break;
+	}
+	case IGVM_VHT_GUEST_POLICY: {
+		struct igvm_guest_policy p;
+
+		memcpy(&p, it->body, sizeof(p));
+		printf(" mask 0x%x policy 0x%llx", p.compatibility_mask,
+		       (unsigned long long)p.policy);
+		break;
+	}
+	case IGVM_VHT_PAGE_DATA: {
+		struct igvm_page_data p;
+		static const char *const types[] = {"NORMAL", "SECRETS",
+						    "CPUID", "CPUID_XF"};
+
+		memcpy(&p, it->body, sizeof(p));
+		printf(" gpa 0x%llx mask 0x%x %s flags 0x%x file_offset 0x%x",
+		       (unsigned long long)p.gpa, p.compatibility_mask,
+		       p.data_type < 4 ? types[p.data_type] : "?", p.flags,
+		       p.file_offset);
+		break;
+	}
+	case IGVM_VHT_PARAMETER_AREA: {
+		struct igvm_parameter_area a;
+
+		memcpy(&a, it->body, sizeof(a));
+		printf(" index %u bytes 0x%llx file_offset 0x%x",
+		       a.parameter_area_index,
+		       (unsigned long long)a.number_of_bytes, a.file_offset);
+		break;
+	}
+	case IGVM_VHT_PARAMETER_INSERT: {
+		struct igvm_parameter_insert p;
+
+		memcpy(&p, it->body, sizeof(p));
+		printf(" gpa 0x%llx mask 0x%x index %u",
+		       (unsigned long long)p.gpa, p.compatibility_mask,
+		       p.parameter_area_index);
+		break;
+	}
+	case IGVM_VHT_VP_CONTEXT: {
+		struct igvm_vp_context v;
+
+		memcpy(&v, it->body, sizeof(v));
+		printf(" gpa 0x%llx mask 0x%x vp %u file_offset 0x%x",
+		       (unsigned long long)v.gpa, v.compatibility_mask,
+		       v.vp_index, v.file_offset);
+		break;
+	}
+	default:
+		if (it->length >= sizeof(struct igvm_parameter)) {
+			struct igvm_parameter p;
+
+			memcpy(&p, it->body, sizeof(p));
+			printf(" area %u offset 0x%x", p.parameter_area_index,
+			       p.byte_offset);
+		}
+		break;
+	}
+	printf("\n");
+}
+
+static int open_file(const char *path, uint8_t **buf, struct igvm_file *f)
+{
+	size_t len = 0;
+	const char *why;
+
+	*buf = read_file(path, &len);
+	if (*buf == NULL) {
+		fprintf(stderr, "csvsm-igvm: cannot read %s\n", path);
+		return 2;
+	}
+	why = igvm_open(f, *buf, len);
+	if (why != NULL) {
+		fprintf(stderr, "csvsm-igvm: %s: %s\n", path, why);
+		return 1;
+	}
+	return 0;
+}
+
+static int dump(const char *path, int digest_only)
+{
+	static const char *const page_names[] = {
+		"", "NORMAL", "VMSA", "ZERO", "UNMEASURED", "SECRETS", "CPUID"};
+	struct igvm_file f;
+	struct igvm_measure m;
+	struct igvm_item it;
+	uint32_t pos = 0, n = 0, i;
+	const char *why = NULL;
+	uint8_t *buf;
+	int rc = open_file(path, &buf, &f);
+
+	if (rc != 0) {
+		free(buf);
+		return rc;
+	}
+	if (!digest_only) {
+		printf("IGVM format %u: variable header 0x%x + 0x%x, file 0x%x "
+		       "bytes, checksum 0x%08x (ok)\n",
+		       f.hdr.format_version, f.hdr.variable_header_offset,
+		       f.hdr.variable_header_size, f.hdr.total_file_size,
+		       f.hdr.checksum);
+		while (igvm_next(&f, &pos, &it, &why)) {
+			dump_item(&it);
+			n++;
+		}
+		if (why != NULL) {
+			fprintf(stderr, "csvsm-igvm: %s: structure %u: %s\n",
+				path, n, why);
+			free(buf);
+			return 1;
+		}
+	}
+	why = igvm_measure_snp(&f, &m);
+	if (why != NULL) {
+		fprintf(stderr, "csvsm-igvm: %s: %s\n", path, why);
+		free(buf);
+		return 1;
+	}
+	if (digest_only) {
+		hex(m.digest, sizeof(m.digest));
+		printf("\n");
+	} else {
+		printf("%u structures; SEV-SNP pages:", n);
+		for (i = 1; i < 7; i++) {
+			printf(" %s %u", page_names[i], m.pages[i]);
+		}
+		printf("\npolicy 0x%llx\nmeasurement ",
+		       (unsigned long long)m.policy);
+		hex(m.digest, sizeof(m.digest));
+		printf("\n");
+	}
+	free(buf);
+	return 0;
+}
+
+/* Where a directive keeps its file_offset, or -1. */
+static int offset_field(uint32_t type)
+{
+	switch (type) {
+	case IGVM_VHT_PAGE_DATA:
+		return (int)offsetof(struct igvm_page_data, file_offset);
+	case IGVM_VHT_VP_CONTEXT:
+		return (int)offsetof(struct igvm_vp_context, file_offset);
+	case IGVM_VHT_PARAMETER_AREA:
+		return (int)offsetof(struct igvm_parameter_area, file_offset);
+	default:
+		return -1;
+	}
+}
+
+static uint64_t data_len(const struct igvm_item *it)
+{
+	if (it->type == IGVM_VHT_PARAMETER_AREA) {
+		struct igvm_parameter_area a;
+
+		memcpy(&a, it->body, sizeof(a));
+		return a.number_of_bytes;
+	}
+	if (it->type == IGVM_VHT_PAGE_DATA) {
+		struct igvm_page_data p;
+
+		memcpy(&p, it->body, sizeof(p));
+		return (p.flags & IGVM_PAGE_FLAG_2MB) ? 0x200000 : IGVM_PAGE;
+	}
+	return IGVM_PAGE;
+}
+
+static int copy(const char *in, const char *out)
+{
+	struct igvm_file f;
+	struct igvm_builder b;
+	struct igvm_item it;
+	uint32_t pos = 0;
+	const char *why = NULL;
+	uint8_t *buf, *file;
+	size_t size = 0, nseen = 0, i;
+	struct {
+		uint32_t src, rel;
+	} *seen = NULL;
+	int rc = open_file(in, &buf, &f);
+
+	if (rc != 0) {
+		free(buf);
+		return rc;
+	}
+	igvm_builder_init(&b);
+	while (igvm_next(&f, &pos, &it, &why)) {
+		int field = offset_field(it.type);
+		uint32_t src = 0, rel = 0;
+
+		if (field >= 0 && (uint32_t)field + 4 <= it.length) {
+			memcpy(&src, it.body + field, 4);
+		}
+		if (src == 0) {
+			igvm_add(&b, it.type, it.body, it.length, -1, 0);
+			continue;
+		}
+		/* Data shared by several directives stays shared. */
+		for (i = 0; i < nseen && seen[i].src != src; i++) {
+		}
+		if (i == nseen) {
+			seen = realloc(seen, (nseen + 1) * sizeof(*seen));
+			if (seen == NULL) {
+				abort();
+			}
+			seen[nseen].src = src;
+			seen[nseen].rel =
+				igvm_add_data(&b, f.data + src, data_len(&it));
+			nseen++;
+		}
+		rel = seen[i].rel;
+		igvm_add(&b, it.type, it.body, it.length, field, rel);
+	}
+	free(seen);
+	if (why != NULL) {
+		fprintf(stderr, "csvsm-igvm: %s: %s\n", in, why);
+		igvm_builder_free(&b);
+		free(buf);
+		return 1;
+	}
+	file = igvm_finish(&b, &size);
+	igvm_builder_free(&b);
+	free(buf);
+	rc = file != NULL && write_file(out, file, size) == 0 ? 0 : 2;
+	free(file);
+	return rc;
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: csvsm-igvm build --svsm ELF [--ovmf FILE] [--policy "
+		"HEX] -o OUT\n"
+		"       csvsm-igvm dump FILE | measure FILE | copy IN OUT\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"svsm", required_argument, NULL, 's'},
+		{"ovmf", required_argument, NULL, 'f'},
+		{"policy", required_argument, NULL, 'p'},
+		{"out", required_argument, NULL, 'o'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *svsm = NULL, *ovmf = NULL, *out = NULL;
+	uint64_t policy = DEFAULT_POLICY;
+	int c;
+
+	if (argc >= 3 && strcmp(argv[1], "dump") == 0) {
+		return dump(argv[2], 0);
+	}
+	if (argc >= 3 && strcmp(argv[1], "measure") == 0) {
+		return dump(argv[2], 1);
+	}
+	if (argc >= 4 && strcmp(argv[1], "copy") == 0) {
+		return copy(argv[2], argv[3]);
+	}
+	if (argc < 2 || strcmp(argv[1], "build") != 0) {
+		return usage();
+	}
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			svsm = optarg;
+			break;
+		case 'f':
+			ovmf = optarg;
+			break;
+		case 'p':
+			policy = strtoull(optarg, NULL, 16);
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		default:
+			return usage();
+		}
+	}
+	if (svsm == NULL || out == NULL || optind != argc) {
+		return usage();
+	}
+	return build(svsm, ovmf, policy, out);
+}
