@@ -43,6 +43,10 @@ struct sim_config {
 	bool log_stderr; /* also print the SVSM log on stderr */
 	bool abort_on_panic; /* abort() on an SVSM panic (for fuzzers) */
 	bool vtpm; /* serve a vTPM (libtpms; manufacture + EK cost ~0.1 s) */
+	/* The SVSM's guest requests go through the snp platform's GHCB
+	 * client (src/plat/snp/) and the hypervisor model, from shared
+	 * pages at the SVSM region's end, instead of to the PSP directly. */
+	bool snp_ghcb;
 };
 
 /** Registers of an SVSM call, in and out (58019 section 5). */

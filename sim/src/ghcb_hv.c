@@ -22,8 +22,9 @@ static struct sim_machine *hv(void)
 {
 	struct sim_machine *m = sim_current();
 
-	if (m == NULL || m->snp_jmp == NULL) {
-		abort(); /* snp code outside sim_snp_run: a harness bug */
+	/* snp code runs under sim_snp_run or inside an SVSM entry. */
+	if (m == NULL || (m->snp_jmp == NULL && m->svsm_jmp == NULL)) {
+		abort();
 	}
 	return m;
 }
@@ -69,7 +70,13 @@ static void terminate(struct sim_machine *m, uint32_t set, uint32_t code)
 {
 	m->snp_term_set = set;
 	m->snp_term_code = code;
-	longjmp(*m->snp_jmp, 1);
+	if (m->snp_jmp != NULL) {
+		longjmp(*m->snp_jmp, 1);
+	}
+	m->terminated = true; /* from an SVSM entry: the VM ends */
+	m->term_set = set;
+	m->term_code = code;
+	longjmp(*m->svsm_jmp, 1);
 }
 
 /* RMPUPDATE for one page, as KVM does on a PSC. */

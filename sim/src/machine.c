@@ -178,6 +178,13 @@ static bool sim_boot_svsm(struct sim_machine *m)
 	info.psp_secrets = gpa_init(c->svsm_base);
 	info.heap = (struct mem_range){gpa_init(c->svsm_base + SNP_PAGE_SIZE),
 				       c->svsm_size - SNP_PAGE_SIZE};
+	if (c->snp_ghcb) {
+		/* The last pages become shared: never heap. */
+		info.heap.size -= SIM_SNP_SHARED_PAGES * SNP_PAGE_SIZE;
+		if (!sim_snp_transport_init(m)) {
+			return false;
+		}
+	}
 	info.guest_secrets = gpa_init(c->guest_secrets_gpa);
 	info.guest_caa = gpa_init(c->guest_caa_gpa);
 	for (i = 0; i < c->vcpu_count; i++) {

@@ -71,6 +71,11 @@ void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id);
 bool sim_guest_access(struct sim_machine *m, uint64_t gpa, uint64_t len,
 		      unsigned perm);
 uint64_t sim_rng_next(struct sim_machine *m);
+/* The snp GHCB transport for guest requests (sim/src/snp_transport.c). */
+#define SIM_SNP_SHARED_PAGES 7u /* GHCB, request, response, 4 certs */
+bool sim_snp_transport_init(struct sim_machine *m);
+uint64_t sim_snp_guest_request(struct sim_machine *m, const void *req,
+			       void *rsp, void *certs, size_t *certs_len);
 /** The hypervisor's SNP guest request (plat_guest_request on sim). */
 uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 			      void *certs, size_t *certs_len);

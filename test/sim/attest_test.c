@@ -542,3 +542,56 @@ TEST(attest, contradictory_certificate_length_is_refused)
 	EXPECT_FALSE(sim_terminated(m, NULL, NULL));
 	EXPECT_EQ(sim_psp_reports(m), 0);
 }
+
+static struct sim_machine *ghcb_machine(void)
+{
+	struct sim_config cfg;
+	struct sim_machine *m;
+
+	sim_config_default(&cfg);
+	cfg.vtpm = true;
+	cfg.snp_ghcb = true;
+	m = tm_create(&cfg);
+	g_pvalidate_range(m, 0, BUFS, 0x8000, true);
+	return m;
+}
+
+TEST(attest, over_the_snp_ghcb_path)
+{
+	struct sim_machine *m = ghcb_machine();
+	static struct sim_attest_result a;
+	static const uint8_t vcek_guid[16] = SNP_CERT_GUID_VCEK;
+	struct sim_ghcb_stats before, after;
+	uint8_t nonce[64];
+
+	/* The same protocol, now through snp_guest_request(), the GHCB
+	 * client's extended guest request and the hypervisor model. */
+	sim_ghcb_get_stats(m, &before);
+	nonce_fill(nonce, 10);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, false, &a),
+		  SIM_OK);
+	ASSERT_EQ(a.result, SVSM_SUCCESS);
+	EXPECT_TRUE(report_verifies(a.report));
+	EXPECT_TRUE(binds(a.report, nonce, a.manifest, a.manifest_len));
+	EXPECT_EQ(memcmp(a.certs, vcek_guid, 16), 0);
+	EXPECT_TRUE(a.certs_len != 0 && a.certs_len <= 0x4000);
+	sim_ghcb_get_stats(m, &after);
+	EXPECT_EQ(after.nae_calls, before.nae_calls + 1);
+	EXPECT_EQ(sim_psp_reports(m), 1);
+}
+
+TEST(attest, ghcb_reply_without_valid_bits_ends_the_vm)
+{
+	struct sim_machine *m = ghcb_machine();
+	static struct sim_attest_result a;
+	uint8_t nonce[64];
+	uint32_t set = 0, code = 0;
+
+	sim_ghcb_set_behaviour(m, SIM_GHCB_NO_VALID_BITS);
+	nonce_fill(nonce, 11);
+	EXPECT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, false, &a),
+		  SIM_TERMINATED);
+	EXPECT_TRUE(sim_terminated(m, &set, &code));
+	EXPECT_EQ(set, TERM_SET_CSVSM);
+	EXPECT_EQ(code, TERM_CSVSM_GHCB_RESPONSE);
+}

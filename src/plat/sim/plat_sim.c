@@ -178,7 +178,11 @@ void plat_console_write(const char *s, size_t len)
 uint64_t plat_guest_request(const void *req, void *rsp, void *certs,
 			    size_t *certs_len)
 {
-	return sim_hv_guest_request(machine(), req, rsp, certs, certs_len);
+	struct sim_machine *m = machine();
+
+	return m->cfg.snp_ghcb
+		       ? sim_snp_guest_request(m, req, rsp, certs, certs_len)
+		       : sim_hv_guest_request(m, req, rsp, certs, certs_len);
 }
 
 void plat_terminate(uint32_t reason_set, uint32_t reason_code)

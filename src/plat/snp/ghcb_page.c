@@ -8,10 +8,12 @@
  */
 #include "svsm/check.h"
 #include "svsm/log.h"
+#include "svsm/plat.h"
 #include "svsm/std.h"
 #include "svsm/terminate.h"
 
 #include "abi/ghcb.h"
+#include "abi/snp.h"
 
 #include "ghcb.h"
 #include "snp_hw.h"
@@ -46,9 +48,14 @@ static void broken(const char *what)
 
 void ghcb_cpu_init(struct ghcb_cpu *g, gpa_t gpa)
 {
+	bool unchanged = false;
+
 	CHECK(gpa_val(gpa) % GHCB_PAGE_SIZE == 0);
 	/* Shared before use: a private GHCB would be unreadable to the
-	 * hypervisor, which is then free to misbehave. */
+	 * hypervisor, which is then free to misbehave. The page is the
+	 * SVSM's: rescinding its validation first cannot fail. */
+	CHECK(plat_pvalidate(gpa, PAGE_4K, false, &unchanged) ==
+	      SNP_RET_SUCCESS);
 	ghcb_msr_psc(gpa, false);
 	ghcb_msr_register(gpa);
 	g->gpa = gpa;
