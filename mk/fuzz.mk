@@ -21,10 +21,19 @@ $(BIN)/fuzz-%: $(FUZZ_OBJ)/test/fuzz/%.o \
 	@echo "  LD      $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ $(HOST_LDLIBS) -o $@
 
-.PHONY: fuzz-build fuzz-smoke
+.PHONY: fuzz-build fuzz-smoke fuzz-seeds
 fuzz-build: $(FUZZ_TARGETS)
 
-fuzz-smoke: $(FUZZ_TARGETS)
+# Seeds from real inputs, so the fuzzers start past the magic numbers:
+# the tail of Debian's OVMF (GUID table and SEV metadata), flag byte 0.
+OVMF_SEED := $(BUILD)/corpus/fuzz-ovmf_meta/seed-debian-ovmf
+fuzz-seeds:
+	@mkdir -p $(dir $(OVMF_SEED))
+	@if [ -f /usr/share/ovmf/OVMF.fd ]; then \
+		{ printf '\000'; tail -c 4095 /usr/share/ovmf/OVMF.fd; } \
+			> $(OVMF_SEED); fi
+
+fuzz-smoke: $(FUZZ_TARGETS) fuzz-seeds
 	@for t in $(FUZZ_TARGETS); do \
 		echo "fuzz smoke: $$t (at most $(FUZZ_SMOKE_RUNS) runs, $(FUZZ_SMOKE_SECONDS)s)"; \
 		mkdir -p $(BUILD)/corpus/$$(basename $$t); \
@@ -34,7 +43,7 @@ fuzz-smoke: $(FUZZ_TARGETS)
 			|| { tail -40 $(BUILD)/$$(basename $$t).log; exit 1; }; \
 	done
 
-fuzz: setup $(FUZZ_TARGETS)
+fuzz: setup $(FUZZ_TARGETS) fuzz-seeds
 	@for t in $(FUZZ_TARGETS); do \
 		echo "fuzzing $$t for $(FUZZ_SECONDS)s"; \
 		mkdir -p $(BUILD)/corpus/$$(basename $$t); \

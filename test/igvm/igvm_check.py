@@ -106,13 +106,55 @@ with tempfile.TemporaryDirectory() as tmp:
         ld = page_info(ld, 0xFFFFFFFFF000, 2, v)
         counts[2] = counts.get(2, 0) + 1
 
+    # OVMF's SEV metadata, read here from Debian's image: SEC memory and
+    # the secrets page as zero pages, its CPUID page as a CPUID page.
+    end = len(ovmf)
+    ftr = ovmf[end - 0x30:end - 0x20]
+    assert ftr == bytes.fromhex("de82b596b21ff745baeaa366c55a082d")
+    tlen = struct.unpack_from("<H", ovmf, end - 0x32)[0]
+    q, tstart, meta = end - 0x32, end - 0x20 - tlen, None
+    while q > tstart:
+        g = ovmf[q - 16:q]
+        n = struct.unpack_from("<H", ovmf, q - 18)[0]
+        if g == bytes.fromhex("666588dc4a989847a75e5585a7bf67cc"):
+            meta = end - struct.unpack_from("<I", ovmf, q - n)[0]
+        q -= n
+    expect(meta is not None and ovmf[meta:meta + 4] == b"ASEV",
+           "Debian's OVMF has SEV metadata")
+    zero_pages, cpuid_pages, secrets_gpa = set(), set(), None
+    for k in range(struct.unpack_from("<I", ovmf, meta + 12)[0]):
+        base, size, typ = struct.unpack_from("<III", ovmf, meta + 16 + 12 * k)
+        for off in range(0, size, 4096):
+            (cpuid_pages if typ == 3 else zero_pages).add(base + off)
+        if typ == 2:
+            secrets_gpa = base
+    expect(all(got.get(g, b"x") is None and types[g] == 0
+               for g in zero_pages),
+           "OVMF's SEC memory and secrets page are zero pages")
+    expect(all(types.get(g) == 2 for g in cpuid_pages),
+           "OVMF's CPUID page is a CPUID page")
+    # csvsm's boot parameters: the measured page after the memory map.
+    params = [g for g in got if got[g] and got[g][:4] == b"CSVM"]
+    expect(len(params) == 1, "one boot parameter page")
+    if params:
+        pb = got[params[0]]
+        (_m, ver, sbase, ssize, psp, scpuid, mmap, gsec, gcpuid, gcaa,
+         fwb, fws, rip, vmpl) = struct.unpack_from("<IIQQQQQQQQQQQI", pb)
+        expect(ver == 1 and gsec == secrets_gpa and
+               gcpuid == min(cpuid_pages) and fwb == (1 << 32) - len(ovmf)
+               and fws == len(ovmf) and rip == 0xFFF0 and vmpl == 1,
+               "boot parameters name OVMF's pages and reset vector")
+        expect(types.get(psp) == 1 and types.get(scpuid) == 2,
+               "boot parameters name the SVSM's secrets and CPUID pages")
+        want[params[0]] = pb
     missing = [hex(g) for g, p in want.items() if got.get(g) != p]
     expect(not missing, f"ELF and OVMF pages in place (wrong: {missing[:4]})")
-    extra = [g for g in got if g not in want and types[g] == 0]
+    extra = [g for g in got if g not in want and types[g] == 0 and
+             g not in zero_pages]
     expect(not extra, f"no NORMAL pages beyond the inputs: {extra[:4]}")
-    expect(sorted(types.values()).count(1) == 1 and
-           sorted(types.values()).count(2) == 1,
-           "one secrets and one CPUID page")
+    expect(list(types.values()).count(1) == 1 and
+           list(types.values()).count(2) == 1 + len(cpuid_pages),
+           "one secrets page, CPUID pages for the SVSM and OVMF")
     expect(len(vmsas) == 1, "one VP context")
     v = vmsas[0]
     expect(struct.unpack_from("<Q", v, 0x178)[0] == entry,

@@ -7,14 +7,20 @@
  *   csvsm-igvm measure FILE    the SEV-SNP launch digest (MEASUREMENT)
  *   csvsm-igvm copy IN OUT     parse and write again (round trip)
  * The image: the SVSM's ELF segments, then its secrets page, CPUID page,
- * a memory-map parameter page and the boot CPU's VMPL0 VMSA; OVMF, if
- * given, ends at 4 GiB as the reset vector requires.
+ * a memory-map parameter page, csvsm's boot parameters (abi/csvsm_boot.h)
+ * and the boot CPU's VMPL0 VMSA. OVMF, if given, ends at 4 GiB as the
+ * reset vector requires, and its SEV metadata is honoured: its SEC memory
+ * as zero pages (pre-validated), its CPUID page, and zero pages where it
+ * wants its secrets page and Calling Area, which the SVSM fills.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "svsm/ovmf.h"
+
+#include "abi/csvsm_boot.h"
 #include "abi/snp.h"
 
 #include "elf_segments.h"
@@ -126,6 +132,52 @@ static void add_page(struct igvm_builder *b, uint64_t gpa, const uint8_t *pg,
 		 (int)offsetof(struct igvm_page_data, file_offset), rel);
 }
 
+/* OVMF's SEV metadata: SEC memory and its secrets and CA pages as zero
+ * (private, pre-validated) pages, its CPUID page host-filled. */
+static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
+			      size_t len, struct csvsm_boot_params *params)
+{
+	struct ovmf_info info;
+	const char *why = ovmf_parse(fw, len, &info);
+	unsigned i;
+
+	if (why != NULL) {
+		fprintf(stderr, "csvsm-igvm: OVMF: %s\n", why);
+		return false;
+	}
+	for (i = 0; i < info.count; i++) {
+		const struct ovmf_section *s = &info.section[i];
+		uint64_t off;
+
+		if (s->base >= GIB4 - len) {
+			fprintf(stderr, "csvsm-igvm: OVMF: a section inside "
+					"the firmware volume\n");
+			return false;
+		}
+		for (off = 0; off < s->size; off += IGVM_PAGE) {
+			struct igvm_page_data p = {
+				.gpa = s->base + off,
+				.compatibility_mask = SNP_MASK,
+				.data_type = s->type == OVMF_SECTION_CPUID
+						     ? IGVM_PAGE_DATA_CPUID
+						     : IGVM_PAGE_DATA_NORMAL,
+			};
+
+			if (s->type == OVMF_SECTION_KERNEL_HASHES) {
+				continue; /* only with a measured kernel */
+			}
+			igvm_add(b, IGVM_VHT_PAGE_DATA, &p, sizeof(p), -1, 0);
+		}
+	}
+	params->guest_secrets_gpa = info.has_secrets ? info.secrets_gpa : 0;
+	params->guest_cpuid_gpa = info.has_cpuid ? info.cpuid_gpa : 0;
+	params->guest_caa_gpa = info.has_caa ? info.caa_gpa : 0;
+	params->guest_firmware_base = GIB4 - len;
+	params->guest_firmware_size = len;
+	params->guest_entry_rip = 0xFFF0; /* CS base 0xFFFF0000: 4G - 16 */
+	return true;
+}
+
 static int build(const char *svsm, const char *ovmf, uint64_t policy,
 		 const char *out)
 {
@@ -140,6 +192,7 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	int have_zero = 0;
 	const char *why;
 	static struct snp_vmsa vmsa;
+	struct csvsm_boot_params params;
 
 	if (img == NULL) {
 		fprintf(stderr, "csvsm-igvm: cannot read %s\n", svsm);
@@ -215,8 +268,31 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 		add_page(&b, GIB4 - olen + gpa, fw + gpa, IGVM_PAGE_DATA_NORMAL,
 			 &zero_rel, &have_zero);
 	}
+	memset(&params, 0, sizeof(params));
+	if (fw != NULL && !add_ovmf_sections(&b, fw, olen, &params)) {
+		free(img);
+		free(fw);
+		igvm_builder_free(&b);
+		return 2;
+	}
+	params.magic = CSVSM_BOOT_MAGIC;
+	params.version = CSVSM_BOOT_VERSION;
+	params.svsm_base = seg[0].paddr;
+	params.svsm_size = end + 5 * IGVM_PAGE - seg[0].paddr;
+	params.psp_secrets_gpa = end;
+	params.svsm_cpuid_gpa = end + IGVM_PAGE;
+	params.memory_map_gpa = end + 2 * IGVM_PAGE;
+	params.guest_vmpl = 1;
 	{
-		struct igvm_vp_context vp = {.gpa = end + 3 * IGVM_PAGE,
+		static uint8_t pg[IGVM_PAGE];
+
+		memset(pg, 0, sizeof(pg));
+		memcpy(pg, &params, sizeof(params));
+		add_page(&b, end + 3 * IGVM_PAGE, pg, IGVM_PAGE_DATA_NORMAL,
+			 &zero_rel, &have_zero);
+	}
+	{
+		struct igvm_vp_context vp = {.gpa = end + 4 * IGVM_PAGE,
 					     .compatibility_mask = SNP_MASK};
 		uint32_t rel;
 
@@ -235,15 +311,25 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 		free(file);
 		return 2;
 	}
-	printf("csvsm-igvm: %s: %zu bytes; SVSM 0x%llx-0x%llx, secrets 0x%llx, "
-	       "CPUID 0x%llx, parameters 0x%llx, VMSA 0x%llx, entry 0x%llx%s\n",
+	printf("csvsm-igvm: %s: %zu bytes; SVSM 0x%llx-0x%llx (secrets 0x%llx, "
+	       "CPUID 0x%llx, memory map 0x%llx, boot parameters 0x%llx, VMSA "
+	       "0x%llx), entry 0x%llx",
 	       out, size, (unsigned long long)seg[0].paddr,
-	       (unsigned long long)end, (unsigned long long)end,
-	       (unsigned long long)(end + IGVM_PAGE),
+	       (unsigned long long)(end + 5 * IGVM_PAGE),
+	       (unsigned long long)end, (unsigned long long)(end + IGVM_PAGE),
 	       (unsigned long long)(end + 2 * IGVM_PAGE),
 	       (unsigned long long)(end + 3 * IGVM_PAGE),
-	       (unsigned long long)entry,
-	       ovmf != NULL ? ", OVMF below 4 GiB" : "");
+	       (unsigned long long)(end + 4 * IGVM_PAGE),
+	       (unsigned long long)entry);
+	if (ovmf != NULL) {
+		printf("; OVMF 0x%llx-4G (secrets 0x%llx, CPUID 0x%llx, CA "
+		       "0x%llx)",
+		       (unsigned long long)params.guest_firmware_base,
+		       (unsigned long long)params.guest_secrets_gpa,
+		       (unsigned long long)params.guest_cpuid_gpa,
+		       (unsigned long long)params.guest_caa_gpa);
+	}
+	printf("\n");
 	free(file);
 	return 0;
 }

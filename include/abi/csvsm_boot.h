@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * csvsm's own boot parameter page in an IGVM image (tools/igvm): where the
+ * loader put the SVSM's pages and where the guest (OVMF) wants its
+ * secrets page, CPUID page and Calling Area. It is page data, so it is
+ * part of the launch measurement: the SVSM may trust it, unlike the
+ * loader-written memory map (an unmeasured parameter area).
+ */
+#ifndef ABI_CSVSM_BOOT_H
+#define ABI_CSVSM_BOOT_H
+
+#include <stdint.h>
+
+#define CSVSM_BOOT_MAGIC 0x4D565343u /* "CSVM" */
+#define CSVSM_BOOT_VERSION 1u
+
+struct csvsm_boot_params {
+	uint32_t magic;
+	uint32_t version;
+	uint64_t svsm_base, svsm_size; /* the SVSM region */
+	uint64_t psp_secrets_gpa;      /* the PSP's, VMPL0 only */
+	uint64_t svsm_cpuid_gpa;       /* the SVSM's CPUID page */
+	uint64_t memory_map_gpa;       /* the loader's map (unmeasured) */
+	uint64_t guest_secrets_gpa;    /* 0: none (no firmware) */
+	uint64_t guest_cpuid_gpa;      /* 0: none */
+	uint64_t guest_caa_gpa;	       /* 0: the SVSM chooses */
+	uint64_t guest_firmware_base, guest_firmware_size; /* OVMF */
+	uint64_t guest_entry_rip; /* reset vector: 0xFFFFFFF0 */
+	uint32_t guest_vmpl;
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct csvsm_boot_params) == 0x68, "boot params");
+
+#endif /* ABI_CSVSM_BOOT_H */
