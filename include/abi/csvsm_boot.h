@@ -21,14 +21,27 @@ struct csvsm_boot_params {
 	uint64_t psp_secrets_gpa;      /* the PSP's, VMPL0 only */
 	uint64_t svsm_cpuid_gpa;       /* the SVSM's CPUID page */
 	uint64_t memory_map_gpa;       /* the loader's map (unmeasured) */
+	uint64_t svsm_heap_gpa;	       /* heap from here to the region's end */
 	uint64_t guest_secrets_gpa;    /* 0: none (no firmware) */
 	uint64_t guest_cpuid_gpa;      /* 0: none */
-	uint64_t guest_caa_gpa;	       /* 0: the SVSM chooses */
+	uint64_t guest_caa_gpa;	       /* 0: the firmware names none */
 	uint64_t guest_firmware_base, guest_firmware_size; /* OVMF */
-	uint64_t guest_entry_rip; /* reset vector: 0xFFFFFFF0 */
+	uint64_t guest_entry_rip; /* 0xFFF0 with CS base 0xFFFF0000 */
 	uint32_t guest_vmpl;
 	uint32_t reserved;
 };
-_Static_assert(sizeof(struct csvsm_boot_params) == 0x68, "boot params");
+_Static_assert(sizeof(struct csvsm_boot_params) == 0x70, "boot params");
+
+/* The loader's memory map entries (IGVM_VHS_MEMORY_MAP_ENTRY), written
+ * into a parameter area: unmeasured. */
+struct igvm_memory_map_entry {
+	uint64_t starting_gpa_page_number;
+	uint64_t number_of_pages;
+	uint16_t entry_type;
+	uint16_t flags;
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct igvm_memory_map_entry) == 24, "map entry");
+#define IGVM_MEMORY_MAP_MEMORY 0u
 
 #endif /* ABI_CSVSM_BOOT_H */

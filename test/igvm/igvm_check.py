@@ -138,8 +138,13 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(len(params) == 1, "one boot parameter page")
     if params:
         pb = got[params[0]]
-        (_m, ver, sbase, ssize, psp, scpuid, mmap, gsec, gcpuid, gcaa,
-         fwb, fws, rip, vmpl) = struct.unpack_from("<IIQQQQQQQQQQQI", pb)
+        (_m, ver, sbase, ssize, psp, scpuid, mmap, heap, gsec, gcpuid, gcaa,
+         fwb, fws, rip, vmpl) = struct.unpack_from("<IIQQQQQQQQQQQQI", pb)
+        low = min(g for g in zero_pages | cpuid_pages if g > sbase)
+        expect(sbase == min(want) and ssize == (low - sbase) & ~0x1FFFFF
+               and psp < mmap < heap < sbase + ssize,
+               "boot parameters: the SVSM region ends before OVMF's pages, "
+               "its heap last")
         expect(ver == 1 and gsec == secrets_gpa and
                gcpuid == min(cpuid_pages) and fwb == (1 << 32) - len(ovmf)
                and fws == len(ovmf) and rip == 0xFFF0 and vmpl == 1,

@@ -32,6 +32,8 @@
 #define DEFAULT_POLICY 0x30000ull /* SMT allowed, bit 17 (must be one) */
 #define MAX_FILE (512u << 20)
 #define GIB4 0x100000000ull
+/* The SVSM region: its image, its pages, then heap it validates itself. */
+#define DEFAULT_SVSM_SIZE (16ull << 20)
 
 static uint8_t *read_file(const char *path, size_t *len)
 {
@@ -132,10 +134,30 @@ static void add_page(struct igvm_builder *b, uint64_t gpa, const uint8_t *pg,
 		 (int)offsetof(struct igvm_page_data, file_offset), rel);
 }
 
+/* 16 MiB, or up to the lowest OVMF section above the SVSM if that is
+ * less (2 MiB pages): OVMF's pages are the guest's, never the SVSM's. */
+static uint64_t default_svsm_size(uint64_t base, const uint8_t *fw, size_t len)
+{
+	uint64_t limit = base + DEFAULT_SVSM_SIZE;
+	struct ovmf_info info;
+	unsigned i;
+
+	if (fw != NULL && ovmf_parse(fw, len, &info) == NULL) {
+		for (i = 0; i < info.count; i++) {
+			if (info.section[i].base > base &&
+			    info.section[i].base < limit) {
+				limit = info.section[i].base;
+			}
+		}
+	}
+	return (limit - base) & ~(uint64_t)(0x200000 - 1);
+}
+
 /* OVMF's SEV metadata: SEC memory and its secrets and CA pages as zero
  * (private, pre-validated) pages, its CPUID page host-filled. */
 static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
-			      size_t len, struct csvsm_boot_params *params)
+			      size_t len, struct csvsm_boot_params *params,
+			      uint64_t svsm_base, uint64_t svsm_end)
 {
 	struct ovmf_info info;
 	const char *why = ovmf_parse(fw, len, &info);
@@ -152,6 +174,19 @@ static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
 		if (s->base >= GIB4 - len) {
 			fprintf(stderr, "csvsm-igvm: OVMF: a section inside "
 					"the firmware volume\n");
+			return false;
+		}
+		if (s->base < svsm_end &&
+		    svsm_base < s->base + (uint64_t)s->size) {
+			fprintf(stderr,
+				"csvsm-igvm: OVMF wants 0x%x-0x%llx, inside "
+				"the "
+				"SVSM region 0x%llx-0x%llx (--svsm-size)\n",
+				s->base,
+				(unsigned long long)(s->base +
+						     (uint64_t)s->size),
+				(unsigned long long)svsm_base,
+				(unsigned long long)svsm_end);
 			return false;
 		}
 		for (off = 0; off < s->size; off += IGVM_PAGE) {
@@ -179,7 +214,7 @@ static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
 }
 
 static int build(const char *svsm, const char *ovmf, uint64_t policy,
-		 const char *out)
+		 uint64_t svsm_size, const char *out)
 {
 	struct elf_segment seg[16];
 	unsigned nseg = 0, i;
@@ -269,7 +304,12 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 			 &zero_rel, &have_zero);
 	}
 	memset(&params, 0, sizeof(params));
-	if (fw != NULL && !add_ovmf_sections(&b, fw, olen, &params)) {
+	if (svsm_size == 0) {
+		svsm_size = default_svsm_size(seg[0].paddr, fw, olen);
+	}
+	if (fw != NULL &&
+	    !add_ovmf_sections(&b, fw, olen, &params, seg[0].paddr,
+			       seg[0].paddr + svsm_size)) {
 		free(img);
 		free(fw);
 		igvm_builder_free(&b);
@@ -278,7 +318,19 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	params.magic = CSVSM_BOOT_MAGIC;
 	params.version = CSVSM_BOOT_VERSION;
 	params.svsm_base = seg[0].paddr;
-	params.svsm_size = end + 5 * IGVM_PAGE - seg[0].paddr;
+	params.svsm_size = svsm_size;
+	params.svsm_heap_gpa = end + 5 * IGVM_PAGE;
+	if (end + 5 * IGVM_PAGE + 64 * IGVM_PAGE > seg[0].paddr + svsm_size) {
+		fprintf(stderr,
+			"csvsm-igvm: --svsm-size 0x%llx leaves no heap "
+			"after 0x%llx\n",
+			(unsigned long long)svsm_size,
+			(unsigned long long)(end + 5 * IGVM_PAGE));
+		free(img);
+		free(fw);
+		igvm_builder_free(&b);
+		return 2;
+	}
 	params.psp_secrets_gpa = end;
 	params.svsm_cpuid_gpa = end + IGVM_PAGE;
 	params.memory_map_gpa = end + 2 * IGVM_PAGE;
@@ -313,9 +365,9 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	}
 	printf("csvsm-igvm: %s: %zu bytes; SVSM 0x%llx-0x%llx (secrets 0x%llx, "
 	       "CPUID 0x%llx, memory map 0x%llx, boot parameters 0x%llx, VMSA "
-	       "0x%llx), entry 0x%llx",
+	       "0x%llx, heap after), entry 0x%llx",
 	       out, size, (unsigned long long)seg[0].paddr,
-	       (unsigned long long)(end + 5 * IGVM_PAGE),
+	       (unsigned long long)(seg[0].paddr + svsm_size),
 	       (unsigned long long)end, (unsigned long long)(end + IGVM_PAGE),
 	       (unsigned long long)(end + 2 * IGVM_PAGE),
 	       (unsigned long long)(end + 3 * IGVM_PAGE),
@@ -584,7 +636,8 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: csvsm-igvm build --svsm ELF [--ovmf FILE] [--policy "
-		"HEX] -o OUT\n"
+		"HEX]\n"
+		"                        [--svsm-size BYTES] -o OUT\n"
 		"       csvsm-igvm dump FILE | measure FILE | copy IN OUT\n");
 	return 2;
 }
@@ -596,10 +649,12 @@ int main(int argc, char **argv)
 		{"ovmf", required_argument, NULL, 'f'},
 		{"policy", required_argument, NULL, 'p'},
 		{"out", required_argument, NULL, 'o'},
+		{"svsm-size", required_argument, NULL, 'z'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *svsm = NULL, *ovmf = NULL, *out = NULL;
 	uint64_t policy = DEFAULT_POLICY;
+	uint64_t svsm_size = 0; /* default_svsm_size() */
 	int c;
 
 	if (argc >= 3 && strcmp(argv[1], "dump") == 0) {
@@ -629,6 +684,9 @@ int main(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 'z':
+			svsm_size = strtoull(optarg, NULL, 0);
+			break;
 		default:
 			return usage();
 		}
@@ -636,5 +694,9 @@ int main(int argc, char **argv)
 	if (svsm == NULL || out == NULL || optind != argc) {
 		return usage();
 	}
-	return build(svsm, ovmf, policy, out);
+	if (svsm_size % 0x200000 != 0) {
+		fprintf(stderr, "csvsm-igvm: --svsm-size: whole 2 MiB pages\n");
+		return 2;
+	}
+	return build(svsm, ovmf, policy, svsm_size, out);
 }

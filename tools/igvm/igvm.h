@@ -134,15 +134,7 @@ struct igvm_required_memory {
 };
 _Static_assert(sizeof(struct igvm_required_memory) == 24, "required memory");
 
-/* IGVM_VHT_MEMORY_MAP entries the loader writes (parameter area). */
-struct igvm_memory_map_entry {
-	uint64_t starting_gpa_page_number;
-	uint64_t number_of_pages;
-	uint16_t entry_type;
-	uint16_t flags;
-	uint32_t reserved;
-};
-_Static_assert(sizeof(struct igvm_memory_map_entry) == 24, "map entry");
+/* IGVM_VHT_MEMORY_MAP entries: abi/csvsm_boot.h, which the SVSM reads. */
 
 /* ---- reading (igvm_read.c): every offset and length checked ---- */
 

@@ -3,13 +3,36 @@
 #ifndef SNP_BOOT_H
 #define SNP_BOOT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "svsm/addr.h"
+#include "svsm/memmap.h"
+#include "svsm/svsm.h"
+
+#include "abi/csvsm_boot.h"
 
 /** SEV_STATUS has SEV, SEV-ES and SNP, not vTOM or ReflectVC. */
 uint64_t snp_check_sev_status(void);
 /** The SVSM runs at VMPL0 (an RMPADJUST of VMPL1 rights succeeds). */
 void snp_check_vmpl0(gpa_t own_page);
+
+/**
+ * The RAM ranges of the loader's memory map (IGVM_VHT_MEMORY_MAP entries
+ * in a parameter area of @len bytes; hostile): sorted, not overlapping,
+ * below 2^52, closed by an entry of zero pages. NULL or what is wrong.
+ */
+const char *snp_memory_map(const uint8_t *area, size_t len,
+			   struct mem_range *ram, unsigned max,
+			   unsigned *count);
+
+/**
+ * The SVSM's boot information from csvsm's boot parameters and the RAM
+ * ranges; NULL or what is inconsistent (the SVSM region must be RAM, the
+ * SVSM's pages inside it, the guest's pages outside it in RAM).
+ */
+const char *snp_boot_info(const struct csvsm_boot_params *p,
+			  const struct mem_range *ram, unsigned n,
+			  struct svsm_boot_info *info);
 
 #endif /* SNP_BOOT_H */

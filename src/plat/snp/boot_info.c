@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the snp platform learns at boot, turned into struct svsm_boot_info:
+ * csvsm's boot parameter page (measured: trusted as what the image's
+ * author wrote, still checked for consistency) and the loader's memory
+ * map (an IGVM parameter area: unmeasured, written by the host, hostile).
+ * Errors are returned as text; the caller terminates with
+ * TERM_CSVSM_BAD_BOOT_INFO, so a bad map never becomes the SVSM's view.
+ */
+#include "svsm/std.h"
+
+#include "abi/snp.h"
+
+#include "snp_boot.h"
+
+#define PAGE 4096ull
+#define MAX_GPA (1ull << 52)
+
+const char *snp_memory_map(const uint8_t *area, size_t len,
+			   struct mem_range *ram, unsigned max, unsigned *count)
+{
+	uint64_t last_end = 0;
+	size_t at;
+
+	*count = 0;
+	for (at = 0; at + sizeof(struct igvm_memory_map_entry) <= len;
+	     at += sizeof(struct igvm_memory_map_entry)) {
+		struct igvm_memory_map_entry e;
+		uint64_t base, size;
+
+		memcpy(&e, area + at, sizeof(e));
+		if (e.number_of_pages == 0) {
+			return *count != 0 ? NULL : "an empty memory map";
+		}
+		if (e.starting_gpa_page_number >= MAX_GPA / PAGE ||
+		    e.number_of_pages >
+			    MAX_GPA / PAGE - e.starting_gpa_page_number) {
+			return "a memory map entry beyond 52 bits";
+		}
+		base = e.starting_gpa_page_number * PAGE;
+		size = e.number_of_pages * PAGE;
+		if (base < last_end) {
+			return "memory map entries unsorted or overlapping";
+		}
+		last_end = base + size;
+		if (e.entry_type != IGVM_MEMORY_MAP_MEMORY) {
+			continue; /* reserved, persistent: not RAM for us */
+		}
+		if (*count == max) {
+			return "more RAM ranges than the SVSM takes";
+		}
+		ram[*count] = (struct mem_range){gpa_init(base), size};
+		(*count)++;
+	}
+	return "a memory map without its closing entry";
+}
+
+static bool in_ram(const struct mem_range *ram, unsigned n, uint64_t base,
+		   uint64_t size)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t b = gpa_val(ram[i].base);
+
+		if (base >= b && size <= ram[i].size &&
+		    base - b <= ram[i].size - size) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool page_in(uint64_t gpa, uint64_t base, uint64_t size)
+{
+	return gpa % PAGE == 0 && gpa >= base && gpa - base < size;
+}
+
+const char *snp_boot_info(const struct csvsm_boot_params *p,
+			  const struct mem_range *ram, unsigned n,
+			  struct svsm_boot_info *info)
+{
+	uint64_t base = p->svsm_base, size = p->svsm_size;
+	unsigned i;
+
+	if (p->magic != CSVSM_BOOT_MAGIC || p->version != CSVSM_BOOT_VERSION) {
+		return "no csvsm boot parameters";
+	}
+	if (base % SNP_PAGE_SIZE_2M != 0 || size % SNP_PAGE_SIZE_2M != 0 ||
+	    size == 0 || !in_ram(ram, n, base, size)) {
+		return "the SVSM region is not whole 2 MiB pages of RAM";
+	}
+	if (!page_in(p->psp_secrets_gpa, base, size) ||
+	    !page_in(p->svsm_cpuid_gpa, base, size) ||
+	    !page_in(p->memory_map_gpa, base, size) ||
+	    !page_in(p->svsm_heap_gpa, base, size)) {
+		return "an SVSM page outside the SVSM region";
+	}
+	if (p->guest_vmpl < 1 || p->guest_vmpl > 3) {
+		return "the guest VMPL is not 1 to 3";
+	}
+	if (p->guest_secrets_gpa == 0 || p->guest_caa_gpa == 0) {
+		return "the guest firmware names no secrets page or SVSM "
+		       "Calling Area: it cannot run under an SVSM";
+	}
+	if (page_in(p->guest_secrets_gpa, base, size) ||
+	    page_in(p->guest_caa_gpa, base, size) ||
+	    !in_ram(ram, n, p->guest_secrets_gpa, PAGE) ||
+	    !in_ram(ram, n, p->guest_caa_gpa, PAGE) ||
+	    p->guest_secrets_gpa == p->guest_caa_gpa) {
+		return "the guest's secrets page or CA is not its own RAM";
+	}
+	memset(info, 0, sizeof(*info));
+	info->platform_name = "snp";
+	for (i = 0; i < n; i++) {
+		info->ram[i] = ram[i];
+	}
+	info->ram_count = n;
+	info->svsm = (struct mem_range){gpa_init(base), size};
+	info->heap = (struct mem_range){gpa_init(p->svsm_heap_gpa),
+					base + size - p->svsm_heap_gpa};
+	info->psp_secrets = gpa_init(p->psp_secrets_gpa);
+	info->guest_secrets = gpa_init(p->guest_secrets_gpa);
+	info->guest_caa = gpa_init(p->guest_caa_gpa);
+	info->guest_vmpl = (uint8_t)p->guest_vmpl;
+	info->guest_sev_features = SEV_FEAT_SNP_ACTIVE;
+	info->guest_entry_rip = p->guest_entry_rip;
+	return NULL;
+}

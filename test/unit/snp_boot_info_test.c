@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The snp platform's boot information (src/plat/snp/boot_info.c): the
+ * loader's memory map is hostile, csvsm's boot parameters are measured but
+ * still checked. Truths: the IGVM memory map entry layout, and the layout
+ * csvsm-igvm writes (tools/igvm, checked by test/igvm/igvm_check.py).
+ */
+#include <string.h>
+
+#include "../../src/plat/snp/snp_boot.h"
+#include "../framework/test.h"
+
+#define MIB (1ull << 20)
+
+static struct igvm_memory_map_entry map[8];
+
+static void entry(unsigned i, uint64_t base, uint64_t size, uint16_t type)
+{
+	map[i] = (struct igvm_memory_map_entry){.starting_gpa_page_number =
+							base / 4096,
+						.number_of_pages = size / 4096,
+						.entry_type = type};
+}
+
+static const char *parse(unsigned entries, struct mem_range *ram, unsigned *n)
+{
+	return snp_memory_map((const uint8_t *)map, entries * sizeof(map[0]),
+			      ram, 4, n);
+}
+
+/* What csvsm-igvm writes for the emu ELF and Debian's OVMF, plus a CA. */
+static void igvm_params(struct csvsm_boot_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->magic = CSVSM_BOOT_MAGIC;
+	p->version = CSVSM_BOOT_VERSION;
+	p->svsm_base = 0x200000;
+	p->svsm_size = 6 * MIB; /* up to OVMF's SEC memory at 8 MiB */
+	p->psp_secrets_gpa = 0x684000;
+	p->svsm_cpuid_gpa = 0x685000;
+	p->memory_map_gpa = 0x686000;
+	p->svsm_heap_gpa = 0x689000;
+	p->guest_secrets_gpa = 0x80d000;
+	p->guest_cpuid_gpa = 0x80e000;
+	p->guest_caa_gpa = 0x80f000;
+	p->guest_firmware_base = 0xffe00000;
+	p->guest_firmware_size = 2 * MIB;
+	p->guest_entry_rip = 0xFFF0;
+	p->guest_vmpl = 1;
+}
+
+TEST(snp_boot_info, memory_map_ram_ranges)
+{
+	struct mem_range ram[4];
+	unsigned n = 9;
+
+	memset(map, 0, sizeof(map));
+	entry(0, 0, 0x80000000ull, 0);
+	entry(1, 0x80000000ull, 0x1000000, 1); /* reserved: skipped */
+	entry(2, 0x100000000ull, 0x40000000, 0);
+	EXPECT_TRUE(parse(4, ram, &n) == NULL);
+	ASSERT_EQ(n, 2);
+	EXPECT_EQ(gpa_val(ram[1].base), 0x100000000ull);
+	EXPECT_EQ(ram[1].size, 0x40000000);
+}
+
+TEST(snp_boot_info, hostile_memory_maps_are_refused)
+{
+	struct mem_range ram[4];
+	unsigned n;
+
+	memset(map, 0, sizeof(map));
+	EXPECT_TRUE(parse(1, ram, &n) != NULL); /* empty */
+	entry(0, 0, 0x100000, 0);
+	EXPECT_TRUE(parse(1, ram, &n) != NULL); /* no closing entry */
+	entry(1, 0x80000, 0x100000, 0);
+	EXPECT_TRUE(parse(3, ram, &n) != NULL); /* overlapping */
+	entry(0, 0x200000, 0x100000, 0);
+	entry(1, 0x100000, 0x1000, 0);
+	EXPECT_TRUE(parse(3, ram, &n) != NULL); /* unsorted */
+	memset(map, 0, sizeof(map));
+	map[0].starting_gpa_page_number = (1ull << 40) - 1;
+	map[0].number_of_pages = 2;
+	EXPECT_TRUE(parse(2, ram, &n) != NULL); /* past 52 bits */
+	map[0].starting_gpa_page_number = 0;
+	map[0].number_of_pages = ~0ull;
+	EXPECT_TRUE(parse(2, ram, &n) != NULL); /* wraps */
+	memset(map, 0, sizeof(map));
+	for (n = 0; n < 5; n++) {
+		entry(n, n * 0x200000ull, 0x100000, 0);
+	}
+	EXPECT_TRUE(parse(6, ram, &n) != NULL); /* more than 4 ranges */
+}
+
+TEST(snp_boot_info, parameters_become_boot_info)
+{
+	struct csvsm_boot_params p;
+	struct mem_range ram[1] = {{gpa_init(0), 0x80000000ull}};
+	struct svsm_boot_info info;
+
+	igvm_params(&p);
+	ASSERT_TRUE(snp_boot_info(&p, ram, 1, &info) == NULL);
+	EXPECT_EQ(gpa_val(info.svsm.base), 0x200000);
+	EXPECT_EQ(info.svsm.size, 6 * MIB);
+	EXPECT_EQ(gpa_val(info.heap.base), 0x689000);
+	EXPECT_EQ(gpa_val(info.heap.base) + info.heap.size, 0x800000);
+	EXPECT_EQ(gpa_val(info.psp_secrets), 0x684000);
+	EXPECT_EQ(gpa_val(info.guest_secrets), 0x80d000);
+	EXPECT_EQ(gpa_val(info.guest_caa), 0x80f000);
+	EXPECT_EQ(info.guest_vmpl, 1);
+	EXPECT_EQ(info.guest_entry_rip, 0xFFF0);
+}
+
+TEST(snp_boot_info, inconsistent_parameters_are_refused)
+{
+	struct csvsm_boot_params p;
+	struct mem_range ram[1] = {{gpa_init(0), 0x80000000ull}};
+	struct mem_range small[1] = {{gpa_init(0), 0x800000ull}};
+	struct svsm_boot_info info;
+
+	igvm_params(&p);
+	EXPECT_TRUE(snp_boot_info(&p, small, 1, &info) != NULL);
+	igvm_params(&p);
+	p.magic = 0;
+	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	igvm_params(&p);
+	p.svsm_base = 0x201000;
+	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	igvm_params(&p);
+	p.psp_secrets_gpa = 0x2000000; /* outside the region */
+	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	igvm_params(&p);
+	p.guest_secrets_gpa = 0x300000; /* inside the region */
+	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	igvm_params(&p);
+	p.guest_caa_gpa = 0; /* Debian 12's OVMF names no CA */
+	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	igvm_params(&p);
+	p.guest_caa_gpa = p.guest_secrets_gpa;
+	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	igvm_params(&p);
+	p.guest_vmpl = 0;
+	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+}
