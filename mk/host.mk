@@ -89,9 +89,14 @@ HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-sim $(BIN)/csvsm-bench \
 	$(BIN)/csvsm-bench-vtpm $(BIN)/csvsm-verify $(BIN)/csvsm-igvm
 ASAN_BINS := $(BIN)/csvsm-tests-asan
 
-.PHONY: test test-asan vtpm-check attest-check
+.PHONY: test test-asan test-snp vtpm-check attest-check
 test: $(BIN)/csvsm-tests
 	$(BIN)/csvsm-tests
+
+# The whole suite again with every machine's SVSM booted and entered as
+# the snp platform (src/plat/snp/ over the hypervisor model's GHCB).
+test-snp: $(BIN)/csvsm-tests
+	CSVSM_SIM_PLATFORM=snp $(BIN)/csvsm-tests
 
 test-asan: $(BIN)/csvsm-tests-asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

@@ -21,16 +21,22 @@ struct csvsm_boot_params {
 	uint64_t psp_secrets_gpa;      /* the PSP's, VMPL0 only */
 	uint64_t svsm_cpuid_gpa;       /* the SVSM's CPUID page */
 	uint64_t memory_map_gpa;       /* the loader's map (unmeasured) */
+	uint64_t svsm_shared_gpa;      /* CSVSM_SHARED_PAGES, made shared */
 	uint64_t svsm_heap_gpa;	       /* heap from here to the region's end */
 	uint64_t guest_secrets_gpa;    /* 0: none (no firmware) */
 	uint64_t guest_cpuid_gpa;      /* 0: none */
 	uint64_t guest_caa_gpa;	       /* 0: the firmware names none */
 	uint64_t guest_firmware_base, guest_firmware_size; /* OVMF */
-	uint64_t guest_entry_rip; /* 0xFFF0 with CS base 0xFFFF0000 */
+	uint64_t guest_entry_rip;    /* 0xFFF0 with CS base 0xFFFF0000 */
+	uint64_t guest_sev_features; /* of the guest's VMSAs */
 	uint32_t guest_vmpl;
 	uint32_t reserved;
 };
-_Static_assert(sizeof(struct csvsm_boot_params) == 0x70, "boot params");
+_Static_assert(sizeof(struct csvsm_boot_params) == 0x80, "boot params");
+
+/* The boot CPU's GHCB, then its guest-request pages: request, response,
+ * four pages of certificates (what Linux's 16 KiB buffer holds). */
+#define CSVSM_SHARED_PAGES 7u
 
 /* The loader's memory map entries (IGVM_VHS_MEMORY_MAP_ENTRY), written
  * into a parameter area: unmeasured. */

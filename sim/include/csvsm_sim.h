@@ -119,6 +119,7 @@ enum sim_ghcb_behaviour {
 
 struct sim_ghcb_stats {
 	unsigned msr_calls, nae_calls, psc_calls, run_vmpl, ap_created;
+	unsigned guest_requests, console_bytes;
 	uint64_t registered_gpa;
 	uint32_t ap_apic_id;
 	uint64_t ap_vmsa_gpa, ap_info1;
@@ -135,6 +136,8 @@ void sim_ghcb_get_stats(const struct sim_machine *m, struct sim_ghcb_stats *s);
  */
 bool sim_snp_run(struct sim_machine *m, void (*fn)(void *), void *arg,
 		 uint32_t *set, uint32_t *code);
+/** Does this machine's SVSM run as the snp platform (config snp_ghcb)? */
+bool sim_uses_snp_platform(const struct sim_machine *m);
 /** MSR_AMD64_SEV as the snp code reads it (default SEV|SEV-ES|SNP). */
 void sim_snp_set_sev_status(struct sim_machine *m, uint64_t status);
 

@@ -7,9 +7,11 @@
  * would. enum sim_ghcb_behaviour makes it lie in one way at a time.
  */
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "svsm/plat.h"
 #include "svsm/psp_model.h"
 
 #include "abi/ghcb.h"
@@ -219,14 +221,19 @@ static uint64_t nae_psc(struct sim_machine *m, uint8_t *buf)
 	return m->ghcb_hv == SIM_GHCB_PSC_ERROR ? 0x100ull << 32 : 0;
 }
 
+/* The guest request NAE: the same hypervisor as the direct path
+ * (sim_hv_guest_request, with its SIM_HV_GREQ_* behaviours), reached
+ * through the GHCB: pages named by GPA, the certificate buffer's size in
+ * RBX pages, the pages it needs back in RBX on INVALID_LEN. */
 static uint64_t nae_guest_request(struct sim_machine *m, uint8_t *g, bool ext,
 				  uint64_t *rbx, bool *set_rbx)
 {
 	uint64_t req = rd(g, GHCB_OFF_SW_EXIT_INFO_1);
 	uint64_t rsp = rd(g, GHCB_OFF_SW_EXIT_INFO_2);
-	const struct psp_identity *id = m->psp.id;
-	uint64_t need = (id->certs_len + SNP_PAGE_SIZE - 1) / SNP_PAGE_SIZE;
-	uint32_t st;
+	uint64_t certs = ext ? rd(g, GHCB_OFF_RAX) : 0;
+	uint64_t pages = ext ? rd(g, GHCB_OFF_RBX) : 0;
+	size_t len = (size_t)(pages * SNP_PAGE_SIZE);
+	uint64_t ret;
 
 	if (req + SNP_PAGE_SIZE > m->cfg.guest_mem_size ||
 	    rsp + SNP_PAGE_SIZE > m->cfg.guest_mem_size ||
@@ -234,21 +241,18 @@ static uint64_t nae_guest_request(struct sim_machine *m, uint8_t *g, bool ext,
 	    rmp_check_shared_access(&m->rmp, rsp) != RMP_ACCESS_OK) {
 		return 0xFFFF; /* not shared pages: KVM refuses */
 	}
-	if (ext && rd(g, GHCB_OFF_RBX) < need) {
-		*rbx = need;
-		*set_rbx = m->ghcb_hv != SIM_GHCB_CERTS_NO_RBX;
-		return 1ull << 32;
-	}
-	if (ext &&
-	    (rd(g, GHCB_OFF_RAX) >= m->cfg.guest_mem_size ||
-	     id->certs_len > m->cfg.guest_mem_size - rd(g, GHCB_OFF_RAX))) {
+	if (ext && (pages > 64 || certs >= m->cfg.guest_mem_size ||
+		    len > m->cfg.guest_mem_size - certs)) {
 		return 0xFFFF; /* certificates outside RAM: KVM refuses */
 	}
-	st = psp_guest_request(&m->psp, m->mem + req, m->mem + rsp);
-	if (st == 0 && ext) {
-		memcpy(m->mem + rd(g, GHCB_OFF_RAX), id->certs, id->certs_len);
+	ret = sim_hv_guest_request(m, m->mem + req, m->mem + rsp,
+				   ext ? m->mem + certs : NULL,
+				   ext ? &len : NULL);
+	if (ext && (ret >> 32) == PLAT_GREQ_VMM_INVALID_LEN) {
+		*rbx = (len + SNP_PAGE_SIZE - 1) / SNP_PAGE_SIZE;
+		*set_rbx = m->ghcb_hv != SIM_GHCB_CERTS_NO_RBX;
 	}
-	return st;
+	return ret;
 }
 
 static void nae(struct sim_machine *m, uint8_t *g)
@@ -273,6 +277,21 @@ static void nae(struct sim_machine *m, uint8_t *g)
 		m->ghcb.run_vmpl++;
 		info2 = m->ghcb_hv == SIM_GHCB_REFUSE_RUN_VMPL ? 1 : 0;
 		break;
+	case 0x7B: { /* IOIO: COM1 output is the machine's console */
+		uint64_t info1 = rd(g, GHCB_OFF_SW_EXIT_INFO_1);
+		char ch = (char)rd(g, GHCB_OFF_RAX);
+
+		m->ghcb.console_bytes++;
+		if ((info1 & 1) == 0 && (info1 >> 16) == 0x3F8 &&
+		    m->console_len + 1 < SIM_CONSOLE_SIZE) {
+			m->console[m->console_len++] = ch;
+			m->console[m->console_len] = '\0';
+			if (m->cfg.log_stderr) {
+				(void)fputc(ch, stderr);
+			}
+		}
+		break;
+	}
 	case SVM_VMGEXIT_AP_CREATION:
 		m->ghcb.ap_created++;
 		m->ghcb.ap_info1 = rd(g, GHCB_OFF_SW_EXIT_INFO_1);
@@ -281,6 +300,7 @@ static void nae(struct sim_machine *m, uint8_t *g)
 		break;
 	case SVM_VMGEXIT_GUEST_REQUEST:
 	case SVM_VMGEXIT_EXT_GUEST_REQUEST:
+		m->ghcb.guest_requests++;
 		info2 = nae_guest_request(m, g,
 					  code == SVM_VMGEXIT_EXT_GUEST_REQUEST,
 					  &rbx, &set_rbx);
@@ -344,9 +364,6 @@ bool sim_snp_run(struct sim_machine *m, void (*fn)(void *), void *arg,
 {
 	jmp_buf jmp;
 
-	if (m->snp_sev_status == 0) {
-		m->snp_sev_status = 0x7; /* SEV, SEV-ES, SNP */
-	}
 	m->snp_jmp = &jmp;
 	if (setjmp(jmp) != 0) {
 		m->snp_jmp = NULL;
@@ -361,4 +378,9 @@ bool sim_snp_run(struct sim_machine *m, void (*fn)(void *), void *arg,
 	fn(arg);
 	m->snp_jmp = NULL;
 	return true;
+}
+
+bool sim_uses_snp_platform(const struct sim_machine *m)
+{
+	return m->cfg.snp_ghcb;
 }

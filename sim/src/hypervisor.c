@@ -18,6 +18,7 @@
 #include "abi/svsm_caa.h"
 #include "abi/svsm_call.h"
 
+#include "../../src/plat/snp/snp_main.h"
 #include "sim_internal.h"
 
 /* An exit that is not VMGEXIT: a physical interrupt (SVM_EXIT_INTR). */
@@ -46,7 +47,10 @@ void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id)
 	}
 	sim_bench_svsm_begin(m);
 	cpu = cpu_by_apic(apic_id);
-	out = cpu != NULL ? request_process(cpu) : REQUEST_NO_GUEST;
+	/* snp: the platform's request loop body, which ends in run-VMPL. */
+	out = cpu == NULL	? REQUEST_NO_GUEST
+	      : m->cfg.snp_ghcb ? snp_serve(cpu)
+				: request_process(cpu);
 	sim_bench_svsm_end(m);
 	m->svsm_jmp = NULL;
 	if (out == REQUEST_SERVED || out == REQUEST_VCPU_DELETED) {

@@ -71,6 +71,10 @@ void sim_config_default(struct sim_config *cfg)
 	cfg->guest_vmpl = 1;
 	cfg->sev_features = SEV_FEAT_SNP_ACTIVE;
 	cfg->seed = 0x5eed;
+	/* CSVSM_SIM_PLATFORM=snp: every machine boots and is entered as on
+	 * snp (make test-snp runs the whole suite so). */
+	cfg->snp_ghcb = getenv("CSVSM_SIM_PLATFORM") != NULL &&
+			strcmp(getenv("CSVSM_SIM_PLATFORM"), "snp") == 0;
 }
 
 uint64_t sim_rng_next(struct sim_machine *m)
@@ -178,13 +182,6 @@ static bool sim_boot_svsm(struct sim_machine *m)
 	info.psp_secrets = gpa_init(c->svsm_base);
 	info.heap = (struct mem_range){gpa_init(c->svsm_base + SNP_PAGE_SIZE),
 				       c->svsm_size - SNP_PAGE_SIZE};
-	if (c->snp_ghcb) {
-		/* The last pages become shared: never heap. */
-		info.heap.size -= SIM_SNP_SHARED_PAGES * SNP_PAGE_SIZE;
-		if (!sim_snp_transport_init(m)) {
-			return false;
-		}
-	}
 	info.guest_secrets = gpa_init(c->guest_secrets_gpa);
 	info.guest_caa = gpa_init(c->guest_caa_gpa);
 	for (i = 0; i < c->vcpu_count; i++) {
@@ -198,15 +195,21 @@ static bool sim_boot_svsm(struct sim_machine *m)
 
 	log_set_level(c->log_level > 0 ? (enum log_level)c->log_level
 				       : LOG_LEVEL_ERROR);
-	m->svsm_jmp = &jmp;
-	if (setjmp(jmp) != 0) {
+	if (c->snp_ghcb) {
+		if (!sim_snp_boot(m, &boot_vmsa)) {
+			return false;
+		}
+	} else {
+		m->svsm_jmp = &jmp;
+		if (setjmp(jmp) != 0) {
+			m->svsm_jmp = NULL;
+			return false;
+		}
+		err = svsm_init(&info, &boot_vmsa);
 		m->svsm_jmp = NULL;
-		return false;
-	}
-	err = svsm_init(&info, &boot_vmsa);
-	m->svsm_jmp = NULL;
-	if (err != SVSM_OK) {
-		return false;
+		if (err != SVSM_OK) {
+			return false;
+		}
 	}
 	m->vcpu[0].vmsa_gpa = gpa_val(boot_vmsa);
 	m->vcpu[0].caa_gpa = c->guest_caa_gpa;
@@ -230,6 +233,7 @@ struct sim_machine *sim_create(const struct sim_config *cfg)
 	}
 	m->cfg = *cfg;
 	m->rng = cfg->seed != 0 ? cfg->seed : 1;
+	m->snp_sev_status = 0x7; /* SEV, SEV-ES, SNP, as snp code reads it */
 	pages = cfg->guest_mem_size / SNP_PAGE_SIZE;
 	/* Page aligned, like RAM, and outside the sanitizers' heap. */
 	m->mem = guest_mem_get(cfg->guest_mem_size);

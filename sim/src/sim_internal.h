@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "svsm/addr.h"
 #include "svsm/psp_model.h"
 #include "svsm/snpmodel.h"
 
@@ -71,11 +72,8 @@ void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id);
 bool sim_guest_access(struct sim_machine *m, uint64_t gpa, uint64_t len,
 		      unsigned perm);
 uint64_t sim_rng_next(struct sim_machine *m);
-/* The snp GHCB transport for guest requests (sim/src/snp_transport.c). */
-#define SIM_SNP_SHARED_PAGES 7u /* GHCB, request, response, 4 certs */
-bool sim_snp_transport_init(struct sim_machine *m);
-uint64_t sim_snp_guest_request(struct sim_machine *m, const void *req,
-			       void *rsp, void *certs, size_t *certs_len);
+/* sim_config.snp_ghcb: the SVSM boots and is entered as on snp. */
+bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa);
 /** The hypervisor's SNP guest request (plat_guest_request on sim). */
 uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 			      void *certs, size_t *certs_len);

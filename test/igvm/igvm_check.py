@@ -138,8 +138,12 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(len(params) == 1, "one boot parameter page")
     if params:
         pb = got[params[0]]
-        (_m, ver, sbase, ssize, psp, scpuid, mmap, heap, gsec, gcpuid, gcaa,
-         fwb, fws, rip, vmpl) = struct.unpack_from("<IIQQQQQQQQQQQQI", pb)
+        (_m, ver, sbase, ssize, psp, scpuid, mmap, shared, heap, gsec, gcpuid,
+         gcaa, fwb, fws, rip, feats, vmpl) = struct.unpack_from(
+             "<IIQQQQQQQQQQQQQQI", pb)
+        expect(feats & 1, "boot parameters: guest VMSAs are SNPActive")
+        expect(mmap < shared and shared + 7 * 4096 <= heap,
+               "boot parameters: seven shared pages before the heap")
         low = min(g for g in zero_pages | cpuid_pages if g > sbase)
         expect(sbase == min(want) and ssize == (low - sbase) & ~0x1FFFFF
                and psp < mmap < heap < sbase + ssize,

@@ -25,6 +25,17 @@
 
 static struct ghcb_cpu cpu;
 
+/* A machine whose SVSM does not itself use the GHCB (these tests drive
+ * the client alone, on their own GHCB page), in either test mode. */
+static struct sim_machine *client_machine(void)
+{
+	struct sim_config cfg;
+
+	sim_config_default(&cfg);
+	cfg.snp_ghcb = false;
+	return tm_create(&cfg);
+}
+
 static void boot(void *arg)
 {
 	struct sim_machine *m = arg;
@@ -100,7 +111,7 @@ static void guest_request_3(void *arg)
 
 TEST(snp_ghcb, honest_boot_registers_a_shared_ghcb)
 {
-	struct sim_machine *m = tm_default(1);
+	struct sim_machine *m = client_machine();
 	struct sim_ghcb_stats s;
 
 	ASSERT_TRUE(boot_as(m, SIM_GHCB_HONEST, NULL, NULL));
@@ -113,7 +124,7 @@ TEST(snp_ghcb, honest_boot_registers_a_shared_ghcb)
 
 TEST(snp_ghcb, page_state_changes_in_batches)
 {
-	struct sim_machine *m = tm_default(1);
+	struct sim_machine *m = client_machine();
 	struct sim_ghcb_stats s;
 	unsigned i;
 
@@ -136,7 +147,7 @@ TEST(snp_ghcb, page_state_changes_in_batches)
 
 TEST(snp_ghcb, run_vmpl_and_ap_creation)
 {
-	struct sim_machine *m = tm_default(1);
+	struct sim_machine *m = client_machine();
 	struct sim_ghcb_stats s;
 
 	ASSERT_TRUE(boot_as(m, SIM_GHCB_HONEST, NULL, NULL));
@@ -152,7 +163,7 @@ TEST(snp_ghcb, run_vmpl_and_ap_creation)
 
 TEST(snp_ghcb, guest_request_reaches_the_psp)
 {
-	struct sim_machine *m = tm_default(1);
+	struct sim_machine *m = client_machine();
 
 	ASSERT_TRUE(boot_as(m, SIM_GHCB_HONEST, NULL, NULL));
 	ASSERT_EQ(sim_hv_page_state(m, REQ_GPA, false, false), SIM_OK);
@@ -173,7 +184,7 @@ TEST(snp_ghcb, guest_request_reaches_the_psp)
 static void expect_boot_ends(enum sim_ghcb_behaviour b, uint32_t want_set,
 			     uint32_t want_code)
 {
-	struct sim_machine *m = tm_default(1);
+	struct sim_machine *m = client_machine();
 	uint32_t set = ~0u, code = ~0u;
 
 	EXPECT_FALSE(boot_as(m, b, &set, &code));
@@ -207,7 +218,7 @@ TEST(snp_ghcb, wrong_msr_response_code_terminates)
 
 TEST(snp_ghcb, sev_status_without_snp_or_with_vtom_terminates)
 {
-	struct sim_machine *m = tm_default(1);
+	struct sim_machine *m = client_machine();
 	uint32_t set = ~0u, code = ~0u;
 
 	sim_snp_set_sev_status(m, 0x3); /* SEV, SEV-ES, no SNP */
@@ -224,7 +235,7 @@ static struct sim_machine *expect_ends(enum sim_ghcb_behaviour b,
 				       void (*fn)(void *), uint32_t want_set,
 				       uint32_t want_code)
 {
-	struct sim_machine *m = tm_default(1);
+	struct sim_machine *m = client_machine();
 	uint32_t set = ~0u, code = ~0u;
 
 	ASSERT_TRUE(boot_as(m, SIM_GHCB_HONEST, NULL, NULL));
@@ -300,7 +311,7 @@ TEST(snp_ghcb, refused_run_vmpl_terminates)
 
 TEST(snp_ghcb, invalid_len_without_rbx_terminates)
 {
-	struct sim_machine *m = tm_default(1);
+	struct sim_machine *m = client_machine();
 	uint32_t set = ~0u, code = ~0u;
 
 	ASSERT_TRUE(boot_as(m, SIM_GHCB_HONEST, NULL, NULL));

@@ -39,7 +39,8 @@ static void igvm_params(struct csvsm_boot_params *p)
 	p->psp_secrets_gpa = 0x684000;
 	p->svsm_cpuid_gpa = 0x685000;
 	p->memory_map_gpa = 0x686000;
-	p->svsm_heap_gpa = 0x689000;
+	p->svsm_shared_gpa = 0x689000;
+	p->svsm_heap_gpa = 0x690000;
 	p->guest_secrets_gpa = 0x80d000;
 	p->guest_cpuid_gpa = 0x80e000;
 	p->guest_caa_gpa = 0x80f000;
@@ -47,6 +48,7 @@ static void igvm_params(struct csvsm_boot_params *p)
 	p->guest_firmware_size = 2 * MIB;
 	p->guest_entry_rip = 0xFFF0;
 	p->guest_vmpl = 1;
+	p->guest_sev_features = 1; /* SNPActive */
 }
 
 TEST(snp_boot_info, memory_map_ram_ranges)
@@ -102,7 +104,7 @@ TEST(snp_boot_info, parameters_become_boot_info)
 	ASSERT_TRUE(snp_boot_info(&p, ram, 1, &info) == NULL);
 	EXPECT_EQ(gpa_val(info.svsm.base), 0x200000);
 	EXPECT_EQ(info.svsm.size, 6 * MIB);
-	EXPECT_EQ(gpa_val(info.heap.base), 0x689000);
+	EXPECT_EQ(gpa_val(info.heap.base), 0x690000);
 	EXPECT_EQ(gpa_val(info.heap.base) + info.heap.size, 0x800000);
 	EXPECT_EQ(gpa_val(info.psp_secrets), 0x684000);
 	EXPECT_EQ(gpa_val(info.guest_secrets), 0x80d000);
@@ -137,6 +139,9 @@ TEST(snp_boot_info, inconsistent_parameters_are_refused)
 	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
 	igvm_params(&p);
 	p.guest_caa_gpa = p.guest_secrets_gpa;
+	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	igvm_params(&p);
+	p.svsm_shared_gpa = 0x68c000; /* runs into the heap */
 	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
 	igvm_params(&p);
 	p.guest_vmpl = 0;

@@ -319,13 +319,14 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	params.version = CSVSM_BOOT_VERSION;
 	params.svsm_base = seg[0].paddr;
 	params.svsm_size = svsm_size;
-	params.svsm_heap_gpa = end + 5 * IGVM_PAGE;
-	if (end + 5 * IGVM_PAGE + 64 * IGVM_PAGE > seg[0].paddr + svsm_size) {
+	params.svsm_shared_gpa = end + 5 * IGVM_PAGE;
+	params.svsm_heap_gpa = end + (5 + CSVSM_SHARED_PAGES) * IGVM_PAGE;
+	if (params.svsm_heap_gpa + 64 * IGVM_PAGE > seg[0].paddr + svsm_size) {
 		fprintf(stderr,
 			"csvsm-igvm: --svsm-size 0x%llx leaves no heap "
 			"after 0x%llx\n",
 			(unsigned long long)svsm_size,
-			(unsigned long long)(end + 5 * IGVM_PAGE));
+			(unsigned long long)params.svsm_heap_gpa);
 		free(img);
 		free(fw);
 		igvm_builder_free(&b);
@@ -335,6 +336,7 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	params.svsm_cpuid_gpa = end + IGVM_PAGE;
 	params.memory_map_gpa = end + 2 * IGVM_PAGE;
 	params.guest_vmpl = 1;
+	params.guest_sev_features = SEV_FEAT_SNP_ACTIVE;
 	{
 		static uint8_t pg[IGVM_PAGE];
 
@@ -365,7 +367,7 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	}
 	printf("csvsm-igvm: %s: %zu bytes; SVSM 0x%llx-0x%llx (secrets 0x%llx, "
 	       "CPUID 0x%llx, memory map 0x%llx, boot parameters 0x%llx, VMSA "
-	       "0x%llx, heap after), entry 0x%llx",
+	       "0x%llx, shared pages, heap), entry 0x%llx",
 	       out, size, (unsigned long long)seg[0].paddr,
 	       (unsigned long long)(seg[0].paddr + svsm_size),
 	       (unsigned long long)end, (unsigned long long)(end + IGVM_PAGE),

@@ -17,6 +17,7 @@
 #include "svsm/terminate.h"
 
 #include "../../../sim/src/sim_internal.h"
+#include "../snp/snp_main.h"
 
 static struct sim_machine *machine(void)
 {
@@ -164,6 +165,11 @@ void plat_simd_end(void)
 void plat_console_write(const char *s, size_t len)
 {
 	struct sim_machine *m = machine();
+
+	if (m->cfg.snp_ghcb) {
+		snp_console_write(s, len); /* COM1 through the GHCB */
+		return;
+	}
 	size_t room = SIM_CONSOLE_SIZE - 1 - m->console_len;
 	size_t n = len < room ? len : room;
 
@@ -181,7 +187,7 @@ uint64_t plat_guest_request(const void *req, void *rsp, void *certs,
 	struct sim_machine *m = machine();
 
 	return m->cfg.snp_ghcb
-		       ? sim_snp_guest_request(m, req, rsp, certs, certs_len)
+		       ? snp_plat_guest_request(req, rsp, certs, certs_len)
 		       : sim_hv_guest_request(m, req, rsp, certs, certs_len);
 }
 
@@ -199,6 +205,9 @@ void plat_terminate(uint32_t reason_set, uint32_t reason_code)
 	}
 	if (m->svsm_jmp == NULL) {
 		abort(); /* terminate outside an SVSM entry: a harness bug */
+	}
+	if (m->cfg.snp_ghcb && snp_platform()->ready) {
+		ghcb_msr_terminate(reason_set, reason_code);
 	}
 	longjmp(*m->svsm_jmp, 1);
 }

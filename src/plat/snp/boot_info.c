@@ -86,18 +86,23 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 	if (p->magic != CSVSM_BOOT_MAGIC || p->version != CSVSM_BOOT_VERSION) {
 		return "no csvsm boot parameters";
 	}
-	if (base % SNP_PAGE_SIZE_2M != 0 || size % SNP_PAGE_SIZE_2M != 0 ||
-	    size == 0 || !in_ram(ram, n, base, size)) {
-		return "the SVSM region is not whole 2 MiB pages of RAM";
+	if (base % SNP_PAGE_SIZE_2M != 0 || size % PAGE != 0 || size == 0 ||
+	    !in_ram(ram, n, base, size)) {
+		return "the SVSM region is not RAM from a 2 MiB boundary";
 	}
 	if (!page_in(p->psp_secrets_gpa, base, size) ||
 	    !page_in(p->svsm_cpuid_gpa, base, size) ||
 	    !page_in(p->memory_map_gpa, base, size) ||
-	    !page_in(p->svsm_heap_gpa, base, size)) {
+	    !page_in(p->svsm_heap_gpa, base, size) ||
+	    !page_in(p->svsm_shared_gpa, base, size) ||
+	    p->svsm_shared_gpa + CSVSM_SHARED_PAGES * PAGE > p->svsm_heap_gpa) {
 		return "an SVSM page outside the SVSM region";
 	}
 	if (p->guest_vmpl < 1 || p->guest_vmpl > 3) {
 		return "the guest VMPL is not 1 to 3";
+	}
+	if ((p->guest_sev_features & SEV_FEAT_SNP_ACTIVE) == 0) {
+		return "guest VMSAs without SNPActive";
 	}
 	if (p->guest_secrets_gpa == 0 || p->guest_caa_gpa == 0) {
 		return "the guest firmware names no secrets page or SVSM "
@@ -123,7 +128,7 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 	info->guest_secrets = gpa_init(p->guest_secrets_gpa);
 	info->guest_caa = gpa_init(p->guest_caa_gpa);
 	info->guest_vmpl = (uint8_t)p->guest_vmpl;
-	info->guest_sev_features = SEV_FEAT_SNP_ACTIVE;
+	info->guest_sev_features = p->guest_sev_features;
 	info->guest_entry_rip = p->guest_entry_rip;
 	return NULL;
 }

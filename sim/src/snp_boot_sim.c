@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim_config.snp_ghcb: the simulator plays the IGVM loader and KVM for the
+ * snp platform. It writes what csvsm-igvm would have put in the SVSM
+ * region (csvsm's boot parameters) and what the loader writes (the memory
+ * map), then runs the snp platform's boot (src/plat/snp/snp_main.c) and
+ * its first run-VMPL; afterwards each entry runs snp_serve().
+ *
+ * SVSM region layout (as csvsm-igvm lays out the image's pages): the
+ * PSP's secrets page, boot parameters, memory map, CPUID page, the seven
+ * shared pages, then the heap.
+ */
+#include <setjmp.h>
+#include <string.h>
+
+#include "svsm/vtpm.h"
+
+#include "abi/csvsm_boot.h"
+#include "abi/snp.h"
+
+#include "../../src/plat/snp/snp_main.h"
+#include "sim_internal.h"
+
+bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa)
+{
+	const struct sim_config *c = &m->cfg;
+	uint64_t base = c->svsm_base, page = SNP_PAGE_SIZE;
+	struct csvsm_boot_params *p =
+		(struct csvsm_boot_params *)(m->mem + base + page);
+	struct igvm_memory_map_entry *map =
+		(struct igvm_memory_map_entry *)(m->mem + base + 2 * page);
+	uint32_t apic[SIM_MAX_VCPUS];
+	jmp_buf jmp;
+	unsigned i;
+
+	memset(p, 0, page);
+	*p = (struct csvsm_boot_params){
+		.magic = CSVSM_BOOT_MAGIC,
+		.version = CSVSM_BOOT_VERSION,
+		.svsm_base = base,
+		.svsm_size = c->svsm_size,
+		.psp_secrets_gpa = base,
+		.svsm_cpuid_gpa = base + 3 * page,
+		.memory_map_gpa = base + 2 * page,
+		.svsm_shared_gpa = base + 4 * page,
+		.svsm_heap_gpa = base + (4 + CSVSM_SHARED_PAGES) * page,
+		.guest_secrets_gpa = c->guest_secrets_gpa,
+		.guest_cpuid_gpa = 0,
+		.guest_caa_gpa = c->guest_caa_gpa,
+		.guest_entry_rip = 0xFFF0,
+		.guest_sev_features = c->sev_features,
+		.guest_vmpl = c->guest_vmpl,
+	};
+	memset(map, 0, page);
+	map[0].number_of_pages = c->guest_mem_size / page;
+	map[0].entry_type = IGVM_MEMORY_MAP_MEMORY;
+	for (i = 0; i < c->vcpu_count; i++) {
+		apic[i] = i;
+	}
+	m->svsm_jmp = &jmp;
+	if (setjmp(jmp) != 0) {
+		m->svsm_jmp = NULL;
+		return false; /* the boot terminated */
+	}
+	*boot_vmsa = snp_boot(p, gpa_init(base + page), (const uint8_t *)map,
+			      page, apic, c->vcpu_count,
+			      c->vtpm ? &vtpm_engine_libtpms : NULL);
+	snp_run_guest();
+	m->svsm_jmp = NULL;
+	return true;
+}

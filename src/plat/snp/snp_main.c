@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The snp platform's boot and request loop. On hardware the boot CPU runs
+ *     snp_boot(...); for (;;) snp_serve(cpu);
+ * where every snp_serve() ends by asking the hypervisor to run the guest's
+ * VMPL and returns when the hypervisor enters VMPL0 again. In the
+ * simulator the hypervisor model returns at once, and the simulator calls
+ * snp_serve() for each entry it makes: the same body, its own iteration.
+ */
+#include "snp_main.h"
+
+#include "svsm/log.h"
+#include "svsm/request.h"
+#include "svsm/std.h"
+#include "svsm/terminate.h"
+
+#include "abi/ghcb.h"
+#include "abi/snp.h"
+
+#include "snp_boot.h"
+#include "snp_hw.h"
+
+#define PAGE 4096u
+#define COM1 0x3F8u
+/* SVM IOIO exit_info_1: OUT, 8-bit operand, 16-bit address, port. */
+#define IOIO_OUT8(port) (((uint64_t)(port) << 16) | (1u << 4) | (1u << 7))
+#define SVM_EXIT_IOIO 0x7Bull
+
+static struct snp_platform snp;
+
+struct snp_platform *snp_platform(void)
+{
+	return &snp;
+}
+
+static void bad_boot(const char *why)
+{
+	LOG_ERROR("snp: boot information: %s", why);
+	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_BAD_BOOT_INFO);
+}
+
+gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
+	       const uint8_t *memory_map, size_t map_len,
+	       const uint32_t *apic_ids, unsigned cpu_count,
+	       const struct vtpm_engine *vtpm)
+{
+	struct mem_range ram[MEMMAP_MAX_RAM];
+	struct svsm_boot_info info;
+	gpa_t shared, boot_vmsa = gpa_init(0);
+	unsigned n = 0, i;
+	const char *why;
+
+	memset(&snp, 0, sizeof(snp));
+	(void)snp_check_sev_status();
+	(void)ghcb_msr_negotiate();
+	(void)ghcb_msr_hv_features();
+	/* The boot parameters are the SVSM's own launched page: VMPL1
+	 * rights to it can only be set from VMPL0. */
+	snp_check_vmpl0(params_gpa);
+	why = snp_memory_map(memory_map, map_len, ram, MEMMAP_MAX_RAM, &n);
+	if (why == NULL) {
+		why = snp_boot_info(params, ram, n, &info);
+	}
+	if (why != NULL) {
+		bad_boot(why);
+	}
+	if (cpu_count == 0 || cpu_count > SVSM_MAX_CPUS) {
+		bad_boot("no CPUs or too many");
+	}
+	shared = gpa_init(params->svsm_shared_gpa);
+	ghcb_cpu_init(&snp.ghcb, shared);
+	snp_make_shared(&snp.ghcb, gpa_init(gpa_val(shared) + PAGE),
+			CSVSM_SHARED_PAGES - 1);
+	snp.greq = (struct snp_greq){
+		.ghcb = &snp.ghcb,
+		.req_gpa = gpa_init(gpa_val(shared) + PAGE),
+		.rsp_gpa = gpa_init(gpa_val(shared) + 2 * PAGE),
+		.certs_gpa = gpa_init(gpa_val(shared) + 3 * PAGE),
+		.req = snp_hw_map_shared(gpa_init(gpa_val(shared) + PAGE)),
+		.rsp = snp_hw_map_shared(gpa_init(gpa_val(shared) + 2 * PAGE)),
+		.certs =
+			snp_hw_map_shared(gpa_init(gpa_val(shared) + 3 * PAGE)),
+		.certs_pages = CSVSM_SHARED_PAGES - 3,
+	};
+	if (snp.greq.req == NULL || snp.greq.rsp == NULL ||
+	    snp.greq.certs == NULL) {
+		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_PSC_FAILED);
+	}
+	snp.ready = true;
+	for (i = 0; i < cpu_count; i++) {
+		info.apic_ids[i] = apic_ids[i];
+	}
+	info.cpu_count = cpu_count;
+	info.vtpm_engine = vtpm;
+	if (svsm_init(&info, &boot_vmsa) != SVSM_OK) {
+		bad_boot("the SVSM did not start");
+	}
+	snp.guest_vmpl = info.guest_vmpl;
+	return boot_vmsa;
+}
+
+void snp_run_guest(void)
+{
+	ghcb_run_vmpl(&snp.ghcb, snp.guest_vmpl);
+}
+
+enum request_outcome snp_serve(struct svsm_cpu *cpu)
+{
+	enum request_outcome out = request_process(cpu);
+
+	snp_run_guest();
+	return out;
+}
+
+void snp_console_write(const char *s, size_t len)
+{
+	size_t i;
+
+	/* No GHCB yet: nowhere to write. Already writing: a GHCB failure
+	 * is being logged from inside the console's own GHCB call, and the
+	 * termination that follows says what happened. */
+	if (!snp.ready || snp.console_busy) {
+		return;
+	}
+	snp.console_busy = true;
+	for (i = 0; i < len; i++) {
+		struct ghcb_in in = {.exit_code = SVM_EXIT_IOIO,
+				     .info1 = IOIO_OUT8(COM1),
+				     .rax = (uint8_t)s[i],
+				     .has_rax = true};
+		struct ghcb_out out;
+
+		ghcb_call(&snp.ghcb, &in, &out);
+	}
+	snp.console_busy = false;
+}
+
+uint64_t snp_plat_guest_request(const void *req, void *rsp, void *certs,
+				size_t *certs_len)
+{
+	return snp_guest_request(&snp.greq, req, rsp, certs, certs_len);
+}
