@@ -54,6 +54,8 @@
 
 /* GHCB page offsets. */
 #define GHCB_OFF_RAX 0x1F8u
+#define GHCB_OFF_RCX 0x308u
+#define GHCB_OFF_RDX 0x310u
 #define GHCB_OFF_RBX 0x318u
 #define GHCB_OFF_SW_EXIT_CODE 0x390u
 #define GHCB_OFF_SW_EXIT_INFO_1 0x398u
@@ -71,7 +73,19 @@
 /* A field's valid bit: offset / 8, in a 128-bit little-endian bitmap. */
 #define GHCB_VALID_BIT(off) ((off) / 8u)
 
-/* NAE events (sw_exit_code). */
+/* NAE events (sw_exit_code): the SVM exit codes #VC reports, then the
+ * SNP ones. */
+#define SVM_EXIT_CPUID 0x72ull
+#define SVM_EXIT_IOIO 0x7Bull
+#define SVM_EXIT_MSR 0x7Cull
+/* IOIO exit_info_1: [0] IN, [4..6] 8/16/32-bit operand, [7..9] address
+ * size 16/32/64, [31:16] port (APM vol. 2 15.10.2). */
+#define SVM_IOIO_TYPE_IN 0x1ull
+#define SVM_IOIO_SZ8 (1ull << 4)
+#define SVM_IOIO_SZ16 (1ull << 5)
+#define SVM_IOIO_SZ32 (1ull << 6)
+#define SVM_IOIO_A16 (1ull << 7)
+#define SVM_IOIO_PORT_SHIFT 16u
 #define SVM_VMGEXIT_PSC 0x80000010ull
 #define SVM_VMGEXIT_GUEST_REQUEST 0x80000011ull
 #define SVM_VMGEXIT_EXT_GUEST_REQUEST 0x80000012ull

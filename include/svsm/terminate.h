@@ -38,5 +38,7 @@
 #define TERM_CSVSM_RUN_VMPL_REFUSED 7u
 /** snp: the SVSM is not running at VMPL0 (RMPADJUST boot check). */
 #define TERM_CSVSM_NOT_VMPL0 8u
+/** snp: a #VC for an instruction the SVSM never executes (or decodes). */
+#define TERM_CSVSM_UNEXPECTED_VC 9u
 
 #endif /* SVSM_TERMINATE_H */

@@ -114,18 +114,27 @@ enum sim_ghcb_behaviour {
 	SIM_GHCB_PSC_PARTIAL,	      /* honest, 3 entries per call */
 	SIM_GHCB_REFUSE_RUN_VMPL,     /* run VMPL answered with an error */
 	SIM_GHCB_CERTS_NO_RBX,	      /* INVALID_LEN without RBX valid */
+	SIM_GHCB_MSR_NO_RAX,	      /* RDMSR/IN answered, RAX not valid */
 	SIM_GHCB_FUZZ, /* every NAE reply is sim_ghcb_fuzz_reply()'s page */
 };
 
 struct sim_ghcb_stats {
 	unsigned msr_calls, nae_calls, psc_calls, run_vmpl, ap_created;
 	unsigned guest_requests, console_bytes;
+	uint32_t last_wrmsr; /* WRMSR through the GHCB: MSR, value */
+	uint64_t last_wrmsr_value;
+	uint32_t last_out_port; /* OUT to a port other than COM1 */
+	uint32_t last_out_value;
 	uint64_t registered_gpa;
 	uint32_t ap_apic_id;
 	uint64_t ap_vmsa_gpa, ap_info1;
 };
 
 void sim_ghcb_set_behaviour(struct sim_machine *m, enum sim_ghcb_behaviour b);
+/* What the model answers to RDMSR (any MSR) and IN (any port). */
+#define SIM_GHCB_RDMSR(msr) (0x1122334455667788ull ^ (uint64_t)(msr))
+#define SIM_GHCB_IN_VALUE 0xA5A5A5A5u
+
 /** From now on, answer every NAE event with @page and GHCB MSR @msr. */
 void sim_ghcb_fuzz_reply(struct sim_machine *m, const void *page, size_t len,
 			 uint64_t msr);

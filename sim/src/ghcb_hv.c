@@ -258,8 +258,8 @@ static uint64_t nae_guest_request(struct sim_machine *m, uint8_t *g, bool ext,
 static void nae(struct sim_machine *m, uint8_t *g)
 {
 	uint64_t code = rd(g, GHCB_OFF_SW_EXIT_CODE);
-	uint64_t info2 = 0, rbx = 0;
-	bool set_rbx = false;
+	uint64_t info2 = 0, rbx = 0, reply_rax = 0, reply_rdx = 0;
+	bool set_rbx = false, set_rax = false, set_rdx = false;
 	bool mark = m->ghcb_hv != SIM_GHCB_NO_VALID_BITS;
 
 	m->ghcb.nae_calls++;
@@ -277,10 +277,34 @@ static void nae(struct sim_machine *m, uint8_t *g)
 		m->ghcb.run_vmpl++;
 		info2 = m->ghcb_hv == SIM_GHCB_REFUSE_RUN_VMPL ? 1 : 0;
 		break;
-	case 0x7B: { /* IOIO: COM1 output is the machine's console */
+	case SVM_EXIT_MSR:
+		if (rd(g, GHCB_OFF_SW_EXIT_INFO_1) == 1) {
+			m->ghcb.last_wrmsr = (uint32_t)rd(g, GHCB_OFF_RCX);
+			m->ghcb.last_wrmsr_value =
+				(uint32_t)rd(g, GHCB_OFF_RAX) |
+				(rd(g, GHCB_OFF_RDX) << 32);
+		} else {
+			uint64_t v = SIM_GHCB_RDMSR(rd(g, GHCB_OFF_RCX));
+
+			reply_rax = (uint32_t)v;
+			reply_rdx = v >> 32;
+			set_rax = set_rdx = true;
+		}
+		break;
+	case SVM_EXIT_IOIO: { /* COM1 output is the machine's console */
 		uint64_t info1 = rd(g, GHCB_OFF_SW_EXIT_INFO_1);
 		char ch = (char)rd(g, GHCB_OFF_RAX);
 
+		if (info1 & SVM_IOIO_TYPE_IN) {
+			reply_rax = SIM_GHCB_IN_VALUE;
+			set_rax = true;
+			break;
+		}
+		if ((info1 >> 16) != 0x3F8) {
+			m->ghcb.last_out_port = (uint32_t)(info1 >> 16);
+			m->ghcb.last_out_value = (uint32_t)rd(g, GHCB_OFF_RAX);
+			break;
+		}
 		m->ghcb.console_bytes++;
 		if ((info1 & 1) == 0 && (info1 >> 16) == 0x3F8 &&
 		    m->console_len + 1 < SIM_CONSOLE_SIZE) {
@@ -315,6 +339,13 @@ static void nae(struct sim_machine *m, uint8_t *g)
 	wr(g, GHCB_OFF_SW_EXIT_INFO_2, info2, mark);
 	if (set_rbx || rbx != 0) {
 		wr(g, GHCB_OFF_RBX, rbx, mark && set_rbx);
+	}
+	if (set_rax) {
+		wr(g, GHCB_OFF_RAX, reply_rax,
+		   mark && m->ghcb_hv != SIM_GHCB_MSR_NO_RAX);
+	}
+	if (set_rdx) {
+		wr(g, GHCB_OFF_RDX, reply_rdx, mark);
 	}
 	if (m->ghcb_hv == SIM_GHCB_MSR_CHANGED) {
 		m->ghcb_msr += SNP_PAGE_SIZE;

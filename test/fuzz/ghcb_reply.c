@@ -3,7 +3,8 @@
  * Fuzz the snp platform's GHCB client (src/plat/snp/) with hostile
  * replies: after an honest boot, every NAE event is answered with the
  * fuzzer's page (valid bitmap, exit_info fields, PSC buffer, RBX) and
- * GHCB MSR value. The client must either accept a reply that follows the
+ * GHCB MSR value, for PSC, run VMPL, guest requests, AP creation and the
+ * #VC paths (RDMSR, IN). The client must either accept a reply that follows the
  * protocol or terminate with a GHCB, PSC or run-VMPL reason; nothing
  * else (a crash, a sanitizer report, another termination) is allowed,
  * and an accepted PSC must have left the pages private and validated.
@@ -15,6 +16,7 @@
 #include "svsm/terminate.h"
 
 #include "../../src/plat/snp/ghcb.h"
+#include "../../src/plat/snp/vc.h"
 #include "fuzz_harness.h"
 
 #define GHCB_GPA 0x200000ull /* below the fuzz machine's SVSM region */
@@ -37,10 +39,21 @@ static void act(void *arg)
 {
 	uint64_t pages = 4;
 
+	static const uint8_t rdmsr[16] = {0x0F, 0x32};
+	static const uint8_t in_eax_dx[16] = {0xED};
+	static struct snp_cpuid_table none;
+	struct vc_regs r = {.rcx = 0xC0010131, .rdx = 0x3F8};
+
 	(void)arg;
-	switch (op % 4) {
+	switch (op % 6) {
+	case 4:
+		snp_vc_handle(&cpu, &none, &r, 0x7C, rdmsr);
+		break;
+	case 5:
+		snp_vc_handle(&cpu, &none, &r, 0x7B, in_eax_dx);
+		break;
 	case 0:
-		snp_make_private(&cpu, gpa_init(PAGES_GPA), 1 + op / 4 % 8);
+		snp_make_private(&cpu, gpa_init(PAGES_GPA), 1 + op / 4 % 8u);
 		break;
 	case 1:
 		ghcb_run_vmpl(&cpu, 1);
@@ -78,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct sim_rmp_info i;
 		unsigned k;
 
-		for (k = 0; op % 4 == 0 && k < 1 + op / 4 % 8u; k++) {
+		for (k = 0; op % 6 == 0 && k < 1 + op / 4 % 8u; k++) {
 			if (!sim_rmp_query(m, PAGES_GPA + k * 0x1000ull, &i) ||
 			    !i.assigned || !i.validated) {
 				fprintf(stderr, "accepted PSC left page %u\n",

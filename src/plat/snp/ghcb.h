@@ -43,16 +43,16 @@ void ghcb_cpu_init(struct ghcb_cpu *g, gpa_t gpa);
 /* One NAE event's inputs and the reply fields the SVSM may use. */
 struct ghcb_in {
 	uint64_t exit_code, info1, info2;
-	uint64_t rax, rbx, scratch;
-	bool has_rax, has_rbx, has_scratch;
+	uint64_t rax, rbx, rcx, rdx, scratch;
+	bool has_rax, has_rbx, has_rcx, has_rdx, has_scratch;
 	const void *buf; /* copied to the shared buffer */
 	size_t buf_len;
 };
 
 struct ghcb_out {
-	uint64_t info1, info2, rbx;
-	bool has_rbx;
-	uint8_t buf[0x7F0]; /* the shared buffer, copied once */
+	uint64_t info1, info2, rax, rbx, rdx;
+	bool has_rax, has_rbx, has_rdx; /* marked valid by the hypervisor */
+	uint8_t buf[0x7F0];		/* the shared buffer, copied once */
 };
 
 /**

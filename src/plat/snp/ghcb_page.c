@@ -87,6 +87,12 @@ void ghcb_call(struct ghcb_cpu *g, const struct ghcb_in *in,
 	if (in->has_rbx) {
 		put64(p, GHCB_OFF_RBX, in->rbx);
 	}
+	if (in->has_rcx) {
+		put64(p, GHCB_OFF_RCX, in->rcx);
+	}
+	if (in->has_rdx) {
+		put64(p, GHCB_OFF_RDX, in->rdx);
+	}
 	if (in->has_scratch) {
 		put64(p, GHCB_OFF_SW_SCRATCH, in->scratch);
 	}
@@ -109,8 +115,12 @@ void ghcb_call(struct ghcb_cpu *g, const struct ghcb_in *in,
 	}
 	out->info1 = get64(copy, GHCB_OFF_SW_EXIT_INFO_1);
 	out->info2 = get64(copy, GHCB_OFF_SW_EXIT_INFO_2);
+	out->has_rax = valid(copy, GHCB_OFF_RAX);
+	out->rax = out->has_rax ? get64(copy, GHCB_OFF_RAX) : 0;
 	out->has_rbx = valid(copy, GHCB_OFF_RBX);
 	out->rbx = out->has_rbx ? get64(copy, GHCB_OFF_RBX) : 0;
+	out->has_rdx = valid(copy, GHCB_OFF_RDX);
+	out->rdx = out->has_rdx ? get64(copy, GHCB_OFF_RDX) : 0;
 	memcpy(out->buf, copy + GHCB_OFF_SHARED_BUFFER, sizeof(out->buf));
 	/* Result 1 would inject an exception, 2 says the SVSM's request
 	 * was malformed: the SVSM sends none, so either is a lie. */

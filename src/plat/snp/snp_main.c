@@ -22,9 +22,9 @@
 
 #define PAGE 4096u
 #define COM1 0x3F8u
-/* SVM IOIO exit_info_1: OUT, 8-bit operand, 16-bit address, port. */
-#define IOIO_OUT8(port) (((uint64_t)(port) << 16) | (1u << 4) | (1u << 7))
-#define SVM_EXIT_IOIO 0x7Bull
+#define IOIO_OUT8(port)                                                        \
+	(((uint64_t)(port) << SVM_IOIO_PORT_SHIFT) | SVM_IOIO_SZ8 |            \
+	 SVM_IOIO_A16)
 
 static struct snp_platform snp;
 
