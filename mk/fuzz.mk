@@ -15,8 +15,8 @@ $(FUZZ_OBJ)/%.o: %.c
 # csvsm-verify's and csvsm-igvm's parsers ride along (only their own
 # targets call them).
 $(BIN)/fuzz-%: $(FUZZ_OBJ)/test/fuzz/%.o \
-		$(patsubst %.c,$(FUZZ_OBJ)/%.o,$(LIB_SRCS) $(VERIFY_LIB_SRCS) \
-		$(IGVM_LIB_SRCS))
+		$(patsubst %.c,$(FUZZ_OBJ)/%.o,$(sort $(LIB_SRCS) \
+		$(VERIFY_LIB_SRCS) $(IGVM_LIB_SRCS)))
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ $(HOST_LDLIBS) -o $@

@@ -29,11 +29,13 @@ FUZZ_SRCS := $(sort $(wildcard test/fuzz/*.c))
 TOOL_SIM_SRCS := $(sort $(wildcard tools/sim/*.c))
 # csvsm-verify: its parsers are also fuzzed, so they are apart from main.
 VERIFY_MAIN_SRCS := tools/verify/csvsm_verify.c
+# Helpers both hosted tools use.
+TOOL_COMMON_SRCS := $(sort $(wildcard tools/common/*.c))
 VERIFY_LIB_SRCS := $(filter-out $(VERIFY_MAIN_SRCS),\
-	$(sort $(wildcard tools/verify/*.c)))
+	$(sort $(wildcard tools/verify/*.c))) $(TOOL_COMMON_SRCS)
 # csvsm-igvm: its reader is fuzzed, so it is apart from main.
 IGVM_MAIN_SRCS := tools/igvm/csvsm_igvm.c
 IGVM_LIB_SRCS := $(filter-out $(IGVM_MAIN_SRCS),\
-	$(sort $(wildcard tools/igvm/*.c)))
+	$(sort $(wildcard tools/igvm/*.c))) $(TOOL_COMMON_SRCS)
 BENCH_SRCS := bench/bench_core.c
 BENCH_VTPM_SRCS := bench/bench_vtpm.c

@@ -23,6 +23,7 @@
 #include "abi/csvsm_boot.h"
 #include "abi/snp.h"
 
+#include "../common/file_io.h"
 #include "elf_segments.h"
 #include "igvm.h"
 #include "igvm_measure.h"
@@ -34,40 +35,6 @@
 #define GIB4 0x100000000ull
 /* The SVSM region: its image, its pages, then heap it validates itself. */
 #define DEFAULT_SVSM_SIZE (16ull << 20)
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	long n;
-
-	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
-	    (unsigned long)n > MAX_FILE || fseek(f, 0, SEEK_SET) != 0) {
-		goto out;
-	}
-	buf = malloc((size_t)n + 1);
-	if (buf != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	*len = (size_t)n;
-out:
-	if (f != NULL) {
-		fclose(f);
-	}
-	return buf;
-}
-
-static int write_file(const char *path, const uint8_t *p, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-	int ok = f != NULL && fwrite(p, 1, n, f) == n;
-
-	if (f != NULL && fclose(f) != 0) {
-		ok = 0;
-	}
-	return ok ? 0 : -1;
-}
 
 static void hex(const uint8_t *p, size_t n)
 {
@@ -220,7 +187,7 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	unsigned nseg = 0, i;
 	uint64_t entry = 0, end = 0, gpa;
 	size_t len = 0, olen = 0, size = 0;
-	uint8_t *img = read_file(svsm, &len);
+	uint8_t *img = tool_read_file(svsm, MAX_FILE, &len);
 	uint8_t *fw = NULL, *file;
 	struct igvm_builder b;
 	uint32_t zero_rel = 0;
@@ -239,7 +206,7 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 		return 2;
 	}
 	if (ovmf != NULL) {
-		fw = read_file(ovmf, &olen);
+		fw = tool_read_file(ovmf, MAX_FILE, &olen);
 		if (fw == NULL || olen == 0 || olen % IGVM_PAGE != 0 ||
 		    olen > (16u << 20)) {
 			fprintf(stderr,
@@ -360,7 +327,7 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	igvm_builder_free(&b);
 	free(img);
 	free(fw);
-	if (file == NULL || write_file(out, file, size) != 0) {
+	if (file == NULL || tool_write_file(out, file, size) != 0) {
 		fprintf(stderr, "csvsm-igvm: cannot write %s\n", out);
 		free(file);
 		return 2;
@@ -472,7 +439,7 @@ static int open_file(const char *path, uint8_t **buf, struct igvm_file *f)
 	size_t len = 0;
 	const char *why;
 
-	*buf = read_file(path, &len);
+	*buf = tool_read_file(path, MAX_FILE, &len);
 	if (*buf == NULL) {
 		fprintf(stderr, "csvsm-igvm: cannot read %s\n", path);
 		return 2;
@@ -629,7 +596,7 @@ static int copy(const char *in, const char *out)
 	file = igvm_finish(&b, &size);
 	igvm_builder_free(&b);
 	free(buf);
-	rc = file != NULL && write_file(out, file, size) == 0 ? 0 : 2;
+	rc = file != NULL && tool_write_file(out, file, size) == 0 ? 0 : 2;
 	free(file);
 	return rc;
 }

@@ -15,37 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/file_io.h"
 #include "verify.h"
-
-uint8_t *file_read(const char *path, size_t max, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	size_t n;
-
-	if (f == NULL) {
-		return NULL;
-	}
-	buf = malloc(max + 1);
-	if (buf == NULL) {
-		fclose(f);
-		return NULL;
-	}
-	n = fread(buf, 1, max + 1, f);
-	if (ferror(f) || n > max) {
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
 
 X509 *cert_load(const char *path)
 {
 	size_t len;
-	uint8_t *buf = file_read(path, 1u << 20, &len);
+	uint8_t *buf = tool_read_file(path, 1u << 20, &len);
 	const unsigned char *p = buf;
 	X509 *x = NULL;
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/file_io.h"
 #include "verify.h"
 
 struct check {
@@ -313,7 +314,7 @@ int main(int argc, char **argv)
 		usage();
 		return 2;
 	}
-	raw = file_read(report_path, 64 * 1024, &len);
+	raw = tool_read_file(report_path, 64 * 1024, &len);
 	if (raw == NULL || !report_parse(raw, len, in.report)) {
 		free(raw);
 		return input_error("not a 1184-byte report (raw or hex)",
@@ -335,8 +336,8 @@ int main(int argc, char **argv)
 			return input_error("not a hex nonce", nonce_hex);
 		}
 		in.have_nonce = true;
-		in.manifest =
-			file_read(manifest_path, 1u << 20, &in.manifest_len);
+		in.manifest = tool_read_file(manifest_path, 1u << 20,
+					     &in.manifest_len);
 		if (in.manifest == NULL) {
 			return input_error("cannot read", manifest_path);
 		}

@@ -89,7 +89,4 @@ X509 *cert_load(const char *path);
 /** Load a PEM chain: ASK then ARK. */
 bool chain_load(const char *path, X509 **ask, X509 **ark);
 
-/** Read a whole file; NULL on error (malloc'd, *len set). */
-uint8_t *file_read(const char *path, size_t max, size_t *len);
-
 #endif /* VERIFY_H */

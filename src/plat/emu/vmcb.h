@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "abi/ghcb.h"
 #include "abi/snp.h"
 
 /* Intercept vector at 0x0C. */
@@ -43,15 +44,13 @@
 #define EVENT_EV (1u << 11)
 #define EVENT_VALID (1u << 31)
 
-/* Exit codes. */
+/* Exit codes (CPUID, IOIO and MSR, which #VC reports too, are in
+ * abi/ghcb.h). */
 #define SVM_EXIT_EXCP_BASE 0x040u
 #define SVM_EXIT_UD (SVM_EXIT_EXCP_BASE + 6)
 #define SVM_EXIT_INTR 0x060u
 #define SVM_EXIT_NMI 0x061u
-#define SVM_EXIT_CPUID 0x072u
 #define SVM_EXIT_HLT 0x078u
-#define SVM_EXIT_IOIO 0x07Bu
-#define SVM_EXIT_MSR 0x07Cu
 #define SVM_EXIT_SHUTDOWN 0x07Fu
 #define SVM_EXIT_VMRUN 0x080u
 #define SVM_EXIT_VMMCALL 0x081u
