@@ -144,6 +144,12 @@ TEST(snp_boot_info, inconsistent_parameters_are_refused)
 	p.svsm_shared_gpa = 0x68c000; /* runs into the heap */
 	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
 	igvm_params(&p);
+	p.svsm_shared_gpa = p.psp_secrets_gpa; /* VMPCK0 would be shared */
+	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	igvm_params(&p);
+	p.memory_map_gpa = 0x700000; /* inside the heap */
+	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	igvm_params(&p);
 	p.guest_vmpl = 0;
 	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
 }

@@ -169,9 +169,11 @@ static const char *check_item(const struct igvm_file *f,
 			return "PARAMETER_AREA too short";
 		}
 		memcpy(&a, it->body, sizeof(a));
+		/* 256 MiB: far beyond any parameter, and a bound on the
+		 * measurement's work for a hostile file. */
 		if (a.number_of_bytes % IGVM_PAGE != 0 ||
-		    a.number_of_bytes > (1ull << 32)) {
-			return "PARAMETER_AREA size not page aligned";
+		    a.number_of_bytes > (256u << 20)) {
+			return "PARAMETER_AREA size not page aligned or huge";
 		}
 		return data_in_file(f, a.file_offset, a.number_of_bytes)
 			       ? NULL

@@ -98,6 +98,19 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 	    p->svsm_shared_gpa + CSVSM_SHARED_PAGES * PAGE > p->svsm_heap_gpa) {
 		return "an SVSM page outside the SVSM region";
 	}
+	/* The pages made shared hold nothing of the SVSM's: a secrets page
+	 * among them would hand VMPCK0 to the hypervisor. */
+	if (page_in(p->psp_secrets_gpa, p->svsm_shared_gpa,
+		    CSVSM_SHARED_PAGES * PAGE) ||
+	    page_in(p->svsm_cpuid_gpa, p->svsm_shared_gpa,
+		    CSVSM_SHARED_PAGES * PAGE) ||
+	    page_in(p->memory_map_gpa, p->svsm_shared_gpa,
+		    CSVSM_SHARED_PAGES * PAGE) ||
+	    p->psp_secrets_gpa >= p->svsm_heap_gpa ||
+	    p->svsm_cpuid_gpa >= p->svsm_heap_gpa ||
+	    p->memory_map_gpa >= p->svsm_heap_gpa) {
+		return "the SVSM's pages overlap its shared pages or heap";
+	}
 	if (p->guest_vmpl < 1 || p->guest_vmpl > 3) {
 		return "the guest VMPL is not 1 to 3";
 	}
