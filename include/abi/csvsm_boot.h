@@ -34,9 +34,10 @@ struct csvsm_boot_params {
 };
 _Static_assert(sizeof(struct csvsm_boot_params) == 0x80, "boot params");
 
-/* The boot CPU's GHCB, then its guest-request pages: request, response,
- * four pages of certificates (what Linux's 16 KiB buffer holds). */
-#define CSVSM_SHARED_PAGES 7u
+/* The boot CPU's GHCB, its #HV doorbell page, then its guest-request
+ * pages: request, response, four pages of certificates (what Linux's
+ * 16 KiB buffer holds). */
+#define CSVSM_SHARED_PAGES 8u
 
 /* The loader's memory map entries (IGVM_VHS_MEMORY_MAP_ENTRY), written
  * into a parameter area: unmeasured. */

@@ -90,6 +90,8 @@
 #define SVM_VMGEXIT_GUEST_REQUEST 0x80000011ull
 #define SVM_VMGEXIT_EXT_GUEST_REQUEST 0x80000012ull
 #define SVM_VMGEXIT_AP_CREATION 0x80000013ull
+#define SVM_VMGEXIT_HV_DOORBELL 0x80000014ull
+#define SVM_VMGEXIT_HV_DOORBELL_SET 1ull
 #define SVM_VMGEXIT_SNP_RUN_VMPL 0x80000018ull
 #define SVM_VMGEXIT_TERM_REQUEST 0x8000FFFEull
 
@@ -101,6 +103,14 @@
 #define GHCB_ERR_INVALID_USAGE 2ull
 #define GHCB_ERR_MISSING_INPUT 4ull
 #define GHCB_ERR_INVALID_INPUT 5ull
+
+/* #HV doorbell page (GHCB 56421 2.x; Linux struct hvdb): u16 pending
+ * events at 0 = vector [7:0], NMI [8], MC [9], no further signal [15]
+ * (unverified against the spec text; Linux's layout). */
+#define HVDB_VECTOR_MASK 0x00FFu
+#define HVDB_NMI (1u << 8)
+#define HVDB_MC (1u << 9)
+#define HVDB_NO_FURTHER_SIGNAL (1u << 15)
 
 /* AP creation: exit_info_1 [31:0] request, [19:16] VMPL, [63:32] APIC ID. */
 #define SVM_VMGEXIT_AP_CREATE 1ull

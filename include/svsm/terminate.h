@@ -40,5 +40,10 @@
 #define TERM_CSVSM_NOT_VMPL0 8u
 /** snp: a #VC for an instruction the SVSM never executes (or decodes). */
 #define TERM_CSVSM_UNEXPECTED_VC 9u
+/**
+ * snp: an event (interrupt, NMI, machine check) was signalled through the
+ * #HV doorbell: under Restricted Injection the SVSM asks for none.
+ */
+#define TERM_CSVSM_UNEXPECTED_EVENT 10u
 
 #endif /* SVSM_TERMINATE_H */

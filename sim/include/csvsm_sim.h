@@ -115,6 +115,7 @@ enum sim_ghcb_behaviour {
 	SIM_GHCB_REFUSE_RUN_VMPL,     /* run VMPL answered with an error */
 	SIM_GHCB_CERTS_NO_RBX,	      /* INVALID_LEN without RBX valid */
 	SIM_GHCB_MSR_NO_RAX,	      /* RDMSR/IN answered, RAX not valid */
+	SIM_GHCB_DOORBELL_ELSEWHERE,  /* #HV doorbell "set" at another GPA */
 	SIM_GHCB_FUZZ, /* every NAE reply is sim_ghcb_fuzz_reply()'s page */
 };
 
@@ -123,6 +124,7 @@ struct sim_ghcb_stats {
 	unsigned guest_requests, console_bytes;
 	uint32_t last_wrmsr; /* WRMSR through the GHCB: MSR, value */
 	uint64_t last_wrmsr_value;
+	uint64_t doorbell_gpa;	/* the #HV doorbell page registered */
 	uint32_t last_out_port; /* OUT to a port other than COM1 */
 	uint32_t last_out_value;
 	uint64_t registered_gpa;
@@ -134,6 +136,13 @@ void sim_ghcb_set_behaviour(struct sim_machine *m, enum sim_ghcb_behaviour b);
 /* What the model answers to RDMSR (any MSR) and IN (any port). */
 #define SIM_GHCB_RDMSR(msr) (0x1122334455667788ull ^ (uint64_t)(msr))
 #define SIM_GHCB_IN_VALUE 0xA5A5A5A5u
+
+/**
+ * Signal @events through the #HV doorbell (vector [7:0], NMI [8], MC
+ * [9]) and deliver #HV to the SVSM, as the CPU would under Restricted
+ * Injection. False if the SVSM terminated.
+ */
+bool sim_ghcb_inject_hv(struct sim_machine *m, uint16_t events);
 
 /** From now on, answer every NAE event with @page and GHCB MSR @msr. */
 void sim_ghcb_fuzz_reply(struct sim_machine *m, const void *page, size_t len,
@@ -147,7 +156,9 @@ bool sim_snp_run(struct sim_machine *m, void (*fn)(void *), void *arg,
 		 uint32_t *set, uint32_t *code);
 /** Does this machine's SVSM run as the snp platform (config snp_ghcb)? */
 bool sim_uses_snp_platform(const struct sim_machine *m);
-/** MSR_AMD64_SEV as the snp code reads it (default SEV|SEV-ES|SNP). */
+/** MSR_AMD64_SEV as the snp code reads it (default SIM_SNP_SEV_STATUS:
+ * SEV, SEV-ES, SNP, Restricted Injection). */
+#define SIM_SNP_SEV_STATUS 0x27ull
 void sim_snp_set_sev_status(struct sim_machine *m, uint64_t status);
 
 /* How the emulated PSP misbehaves; values of enum psp_fault. */

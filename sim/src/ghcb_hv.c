@@ -18,6 +18,7 @@
 #include "abi/snp.h"
 
 #include "../../src/plat/snp/snp_hw.h"
+#include "../../src/plat/snp/snp_main.h"
 #include "sim_internal.h"
 
 static struct sim_machine *hv(void)
@@ -316,6 +317,19 @@ static void nae(struct sim_machine *m, uint8_t *g)
 		}
 		break;
 	}
+	case SVM_VMGEXIT_HV_DOORBELL:
+		if (rd(g, GHCB_OFF_SW_EXIT_INFO_1) ==
+			    SVM_VMGEXIT_HV_DOORBELL_SET &&
+		    rmp_check_shared_access(&m->rmp,
+					    rd(g, GHCB_OFF_SW_EXIT_INFO_2)) ==
+			    RMP_ACCESS_OK) {
+			m->ghcb.doorbell_gpa = rd(g, GHCB_OFF_SW_EXIT_INFO_2);
+			info2 = m->ghcb.doorbell_gpa;
+			if (m->ghcb_hv == SIM_GHCB_DOORBELL_ELSEWHERE) {
+				info2 += SNP_PAGE_SIZE;
+			}
+		}
+		break;
 	case SVM_VMGEXIT_AP_CREATION:
 		m->ghcb.ap_created++;
 		m->ghcb.ap_info1 = rd(g, GHCB_OFF_SW_EXIT_INFO_1);
@@ -414,4 +428,22 @@ bool sim_snp_run(struct sim_machine *m, void (*fn)(void *), void *arg,
 bool sim_uses_snp_platform(const struct sim_machine *m)
 {
 	return m->cfg.snp_ghcb;
+}
+
+bool sim_ghcb_inject_hv(struct sim_machine *m, uint16_t events)
+{
+	jmp_buf jmp;
+
+	if (m->ghcb.doorbell_gpa == 0 || m->terminated) {
+		return false;
+	}
+	memcpy(m->mem + m->ghcb.doorbell_gpa, &events, sizeof(events));
+	m->svsm_jmp = &jmp;
+	if (setjmp(jmp) != 0) {
+		m->svsm_jmp = NULL;
+		return false;
+	}
+	snp_hv_entry();
+	m->svsm_jmp = NULL;
+	return true;
 }

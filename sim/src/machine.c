@@ -233,7 +233,8 @@ struct sim_machine *sim_create(const struct sim_config *cfg)
 	}
 	m->cfg = *cfg;
 	m->rng = cfg->seed != 0 ? cfg->seed : 1;
-	m->snp_sev_status = 0x7; /* SEV, SEV-ES, SNP, as snp code reads it */
+	/* SEV, SEV-ES, SNP, Restricted Injection, as snp code reads it. */
+	m->snp_sev_status = SIM_SNP_SEV_STATUS;
 	pages = cfg->guest_mem_size / SNP_PAGE_SIZE;
 	/* Page aligned, like RAM, and outside the sanitizers' heap. */
 	m->mem = guest_mem_get(cfg->guest_mem_size);

@@ -7,8 +7,8 @@
  * its first run-VMPL; afterwards each entry runs snp_serve().
  *
  * SVSM region layout (as csvsm-igvm lays out the image's pages): the
- * PSP's secrets page, boot parameters, memory map, CPUID page, the seven
- * shared pages, then the heap.
+ * PSP's secrets page, boot parameters, memory map, CPUID page, the
+ * shared pages (GHCB, #HV doorbell, guest requests), then the heap.
  */
 #include <setjmp.h>
 #include <string.h>

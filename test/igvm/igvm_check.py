@@ -142,8 +142,8 @@ with tempfile.TemporaryDirectory() as tmp:
          gcaa, fwb, fws, rip, feats, vmpl) = struct.unpack_from(
              "<IIQQQQQQQQQQQQQQI", pb)
         expect(feats & 1, "boot parameters: guest VMSAs are SNPActive")
-        expect(mmap < shared and shared + 7 * 4096 <= heap,
-               "boot parameters: seven shared pages before the heap")
+        expect(mmap < shared and shared + 8 * 4096 <= heap,
+               "boot parameters: eight shared pages before the heap")
         low = min(g for g in zero_pages | cpuid_pages if g > sbase)
         expect(sbase == min(want) and ssize == (low - sbase) & ~0x1FFFFF
                and psp < mmap < heap < sbase + ssize,
@@ -169,8 +169,8 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(struct.unpack_from("<Q", v, 0x178)[0] == entry,
            "the VMSA's RIP is the ELF entry")
     expect(v[0xCA] == 0, "the boot VMSA is VMPL0")
-    expect(struct.unpack_from("<Q", v, 0x3B0)[0] & 1 == 1,
-           "SEV_FEATURES has SNPActive")
+    expect(struct.unpack_from("<Q", v, 0x3B0)[0] & 0x9 == 0x9,
+           "SEV_FEATURES has SNPActive and Restricted Injection")
     expect(struct.unpack_from("<Q", v, 0xD0)[0] & 0x1000,
            "EFER.SVME is set")
 

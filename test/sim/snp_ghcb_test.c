@@ -225,7 +225,12 @@ TEST(snp_ghcb, sev_status_without_snp_or_with_vtom_terminates)
 	EXPECT_FALSE(boot_as(m, SIM_GHCB_HONEST, &set, &code));
 	EXPECT_EQ(set, TERM_SET_GENERAL);
 	EXPECT_EQ(code, TERM_SNP_FEATURES_UNSUPPORTED);
-	sim_snp_set_sev_status(m, 0x7 | (SEV_FEAT_VTOM << 2));
+	sim_snp_set_sev_status(m, SIM_SNP_SEV_STATUS | (SEV_FEAT_VTOM << 2));
+	EXPECT_FALSE(boot_as(m, SIM_GHCB_HONEST, &set, &code));
+	EXPECT_EQ(code, TERM_SNP_FEATURES_UNSUPPORTED);
+	/* Without Restricted Injection the hypervisor could inject any
+	 * event into VMPL0: refused too. */
+	sim_snp_set_sev_status(m, 0x7);
 	EXPECT_FALSE(boot_as(m, SIM_GHCB_HONEST, &set, &code));
 	EXPECT_EQ(code, TERM_SNP_FEATURES_UNSUPPORTED);
 }

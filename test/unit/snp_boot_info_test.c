@@ -40,7 +40,7 @@ static void igvm_params(struct csvsm_boot_params *p)
 	p->svsm_cpuid_gpa = 0x685000;
 	p->memory_map_gpa = 0x686000;
 	p->svsm_shared_gpa = 0x689000;
-	p->svsm_heap_gpa = 0x690000;
+	p->svsm_heap_gpa = 0x691000;
 	p->guest_secrets_gpa = 0x80d000;
 	p->guest_cpuid_gpa = 0x80e000;
 	p->guest_caa_gpa = 0x80f000;
@@ -104,7 +104,7 @@ TEST(snp_boot_info, parameters_become_boot_info)
 	ASSERT_TRUE(snp_boot_info(&p, ram, 1, &info) == NULL);
 	EXPECT_EQ(gpa_val(info.svsm.base), 0x200000);
 	EXPECT_EQ(info.svsm.size, 6 * MIB);
-	EXPECT_EQ(gpa_val(info.heap.base), 0x690000);
+	EXPECT_EQ(gpa_val(info.heap.base), 0x691000);
 	EXPECT_EQ(gpa_val(info.heap.base) + info.heap.size, 0x800000);
 	EXPECT_EQ(gpa_val(info.psp_secrets), 0x684000);
 	EXPECT_EQ(gpa_val(info.guest_secrets), 0x80d000);

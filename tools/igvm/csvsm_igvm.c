@@ -71,7 +71,9 @@ static void boot_vmsa(struct snp_vmsa *v, uint64_t entry)
 	v->x87_fcw = 0x37F;
 	v->rip = entry;
 	v->vmpl = 0;
-	v->sev_features = SEV_FEAT_SNP_ACTIVE;
+	/* Restricted Injection: the hypervisor signals the SVSM only
+	 * through #HV (src/plat/snp/snp_hv.h). */
+	v->sev_features = SEV_FEAT_SNP_ACTIVE | SEV_FEAT_RESTRICTED_INJECTION;
 }
 
 static void add_page(struct igvm_builder *b, uint64_t gpa, const uint8_t *pg,

@@ -23,8 +23,11 @@
 
 uint64_t snp_check_sev_status(void)
 {
+	/* Restricted Injection: the hypervisor may signal the SVSM only
+	 * through #HV, which it never asks for (snp_hv.h). */
 	const uint64_t need = SEV_STATUS_SEV | SEV_STATUS_ES |
-			      SEV_STATUS_FEAT(SEV_FEAT_SNP_ACTIVE);
+			      SEV_STATUS_FEAT(SEV_FEAT_SNP_ACTIVE) |
+			      SEV_STATUS_FEAT(SEV_FEAT_RESTRICTED_INJECTION);
 	/* vTOM: the SVSM's memory model is the C-bit; ReflectVC: #VC would
 	 * go to the hypervisor, which then sees the SVSM's CPUID and MSRs. */
 	const uint64_t forbid = SEV_STATUS_FEAT(SEV_FEAT_VTOM) |

@@ -12,7 +12,8 @@
 
 #include "abi/csvsm_boot.h"
 
-/** SEV_STATUS has SEV, SEV-ES and SNP, not vTOM or ReflectVC. */
+/** SEV_STATUS has SEV, SEV-ES, SNP and Restricted Injection, not vTOM
+ * or ReflectVC. */
 uint64_t snp_check_sev_status(void);
 /** The SVSM runs at VMPL0 (an RMPADJUST of VMPL1 rights succeeds). */
 void snp_check_vmpl0(gpa_t own_page);

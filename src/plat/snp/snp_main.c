@@ -18,6 +18,7 @@
 #include "abi/snp.h"
 
 #include "snp_boot.h"
+#include "snp_hv.h"
 #include "snp_hw.h"
 
 #define PAGE 4096u
@@ -73,19 +74,21 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 			CSVSM_SHARED_PAGES - 1);
 	snp.greq = (struct snp_greq){
 		.ghcb = &snp.ghcb,
-		.req_gpa = gpa_init(gpa_val(shared) + PAGE),
-		.rsp_gpa = gpa_init(gpa_val(shared) + 2 * PAGE),
-		.certs_gpa = gpa_init(gpa_val(shared) + 3 * PAGE),
-		.req = snp_hw_map_shared(gpa_init(gpa_val(shared) + PAGE)),
-		.rsp = snp_hw_map_shared(gpa_init(gpa_val(shared) + 2 * PAGE)),
+		.req_gpa = gpa_init(gpa_val(shared) + 2 * PAGE),
+		.rsp_gpa = gpa_init(gpa_val(shared) + 3 * PAGE),
+		.certs_gpa = gpa_init(gpa_val(shared) + 4 * PAGE),
+		.req = snp_hw_map_shared(gpa_init(gpa_val(shared) + 2 * PAGE)),
+		.rsp = snp_hw_map_shared(gpa_init(gpa_val(shared) + 3 * PAGE)),
 		.certs =
-			snp_hw_map_shared(gpa_init(gpa_val(shared) + 3 * PAGE)),
-		.certs_pages = CSVSM_SHARED_PAGES - 3,
+			snp_hw_map_shared(gpa_init(gpa_val(shared) + 4 * PAGE)),
+		.certs_pages = CSVSM_SHARED_PAGES - 4,
 	};
+	snp.doorbell = snp_hw_map_shared(gpa_init(gpa_val(shared) + PAGE));
 	if (snp.greq.req == NULL || snp.greq.rsp == NULL ||
-	    snp.greq.certs == NULL) {
+	    snp.greq.certs == NULL || snp.doorbell == NULL) {
 		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_PSC_FAILED);
 	}
+	snp_hv_doorbell_register(&snp.ghcb, gpa_init(gpa_val(shared) + PAGE));
 	snp.ready = true;
 	for (i = 0; i < cpu_count; i++) {
 		info.apic_ids[i] = apic_ids[i];
@@ -97,6 +100,11 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	}
 	snp.guest_vmpl = info.guest_vmpl;
 	return boot_vmsa;
+}
+
+void snp_hv_entry(void)
+{
+	snp_hv_handle(snp.doorbell);
 }
 
 void snp_run_guest(void)

@@ -21,6 +21,7 @@ struct snp_platform {
 	struct ghcb_cpu ghcb; /* the boot CPU's; entries are serialised */
 	struct snp_greq greq;
 	uint8_t guest_vmpl;
+	uint8_t *doorbell; /* #HV doorbell page: shared, hostile */
 	bool ready;	   /* GHCB registered and mapped */
 	bool console_busy; /* inside the console's own GHCB call */
 };
@@ -40,6 +41,8 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	       const uint32_t *apic_ids, unsigned cpu_count,
 	       const struct vtpm_engine *vtpm);
 
+/** What the #HV exception entry calls (snp_hv.h). */
+void snp_hv_entry(void);
 /** Ask the hypervisor to run the guest's VMPL on this CPU. */
 void snp_run_guest(void);
 /** One iteration of the request loop: serve this entry, run the guest. */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* #HV under Restricted Injection (snp_hv.h). */
+#include "snp_hv.h"
+
+#include "svsm/log.h"
+#include "svsm/terminate.h"
+
+#include "abi/ghcb.h"
+
+void snp_hv_doorbell_register(struct ghcb_cpu *g, gpa_t gpa)
+{
+	struct ghcb_in in = {.exit_code = SVM_VMGEXIT_HV_DOORBELL,
+			     .info1 = SVM_VMGEXIT_HV_DOORBELL_SET,
+			     .info2 = gpa_val(gpa)};
+	struct ghcb_out out;
+
+	ghcb_call(g, &in, &out); /* a refusal is a non-zero result */
+	if (out.info2 != gpa_val(gpa)) {
+		/* The GPA the hypervisor says it uses must be ours. */
+		LOG_ERROR("snp: #HV doorbell registered at 0x%llx, not 0x%llx",
+			  (unsigned long long)out.info2,
+			  (unsigned long long)gpa_val(gpa));
+		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_GHCB_RESPONSE);
+	}
+}
+
+void snp_hv_handle(uint8_t *doorbell)
+{
+	/* One atomic read-and-clear of the hypervisor's word: the copy is
+	 * what is judged. */
+	uint16_t events =
+		__atomic_exchange_n((uint16_t *)doorbell, 0, __ATOMIC_SEQ_CST);
+
+	if ((events & (HVDB_VECTOR_MASK | HVDB_NMI | HVDB_MC)) == 0) {
+		return; /* spurious: nothing pending */
+	}
+	LOG_ERROR("snp: #HV signalled events 0x%x; the SVSM asks for none",
+		  events);
+	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_UNEXPECTED_EVENT);
+}
