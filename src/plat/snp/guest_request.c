@@ -58,7 +58,11 @@ uint64_t snp_guest_request(struct snp_greq *q, const void *req, void *rsp,
 				 certs != NULL ? &pages : NULL);
 	if (ret != 0) {
 		if (certs != NULL && (ret >> 32) == 1) {
-			*certs_len = pages * SNP_GUEST_MSG_PAGE;
+			/* The hypervisor's page count, bounded before the
+			 * multiplication: beyond 16 MiB it is only "too
+			 * many", which the caller refuses. */
+			*certs_len = pages > 4096 ? (size_t)1 << 30
+						  : pages * SNP_GUEST_MSG_PAGE;
 		}
 		return ret;
 	}
