@@ -23,6 +23,7 @@ struct csvsm_boot_params {
 	uint64_t memory_map_gpa;       /* the loader's map (unmeasured) */
 	uint64_t svsm_shared_gpa;      /* CSVSM_SHARED_PAGES, made shared */
 	uint64_t svsm_heap_gpa;	       /* heap from here to the region's end */
+	uint64_t svsm_entry_rip;       /* where the SVSM's CPUs start */
 	uint64_t guest_secrets_gpa;    /* 0: none (no firmware) */
 	uint64_t guest_cpuid_gpa;      /* 0: none */
 	uint64_t guest_caa_gpa;	       /* 0: the firmware names none */
@@ -32,7 +33,7 @@ struct csvsm_boot_params {
 	uint32_t guest_vmpl;
 	uint32_t reserved;
 };
-_Static_assert(sizeof(struct csvsm_boot_params) == 0x80, "boot params");
+_Static_assert(sizeof(struct csvsm_boot_params) == 0x88, "boot params");
 
 /* The boot CPU's GHCB, its #HV doorbell page, then its guest-request
  * pages: request, response, four pages of certificates (what Linux's

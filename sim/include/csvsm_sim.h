@@ -130,6 +130,7 @@ struct sim_ghcb_stats {
 	uint64_t registered_gpa;
 	uint32_t ap_apic_id;
 	uint64_t ap_vmsa_gpa, ap_info1;
+	bool ap_vmsa_ok; /* the last AP's page was a VMSA in the RMP */
 };
 
 void sim_ghcb_set_behaviour(struct sim_machine *m, enum sim_ghcb_behaviour b);

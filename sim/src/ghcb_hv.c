@@ -330,12 +330,20 @@ static void nae(struct sim_machine *m, uint8_t *g)
 			}
 		}
 		break;
-	case SVM_VMGEXIT_AP_CREATION:
+	case SVM_VMGEXIT_AP_CREATION: {
+		uint64_t vmsa = rd(g, GHCB_OFF_SW_EXIT_INFO_2);
+		const struct rmp_entry *e = vmsa < m->cfg.guest_mem_size
+						    ? rmp_lookup(&m->rmp, vmsa)
+						    : NULL;
+
 		m->ghcb.ap_created++;
 		m->ghcb.ap_info1 = rd(g, GHCB_OFF_SW_EXIT_INFO_1);
 		m->ghcb.ap_apic_id = (uint32_t)(m->ghcb.ap_info1 >> 32);
-		m->ghcb.ap_vmsa_gpa = rd(g, GHCB_OFF_SW_EXIT_INFO_2);
+		m->ghcb.ap_vmsa_gpa = vmsa;
+		/* KVM runs only a page the guest made a VMSA. */
+		m->ghcb.ap_vmsa_ok = e != NULL && (e->flags & RMP_F_VMSA);
 		break;
+	}
 	case SVM_VMGEXIT_GUEST_REQUEST:
 	case SVM_VMGEXIT_EXT_GUEST_REQUEST:
 		m->ghcb.guest_requests++;

@@ -44,6 +44,7 @@ bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa)
 		.memory_map_gpa = base + 2 * page,
 		.svsm_shared_gpa = base + 4 * page,
 		.svsm_heap_gpa = base + (4 + CSVSM_SHARED_PAGES) * page,
+		.svsm_entry_rip = base, /* the sim SVSM has no code there */
 		.guest_secrets_gpa = c->guest_secrets_gpa,
 		.guest_cpuid_gpa = 0,
 		.guest_caa_gpa = c->guest_caa_gpa,

@@ -138,9 +138,10 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(len(params) == 1, "one boot parameter page")
     if params:
         pb = got[params[0]]
-        (_m, ver, sbase, ssize, psp, scpuid, mmap, shared, heap, gsec, gcpuid,
-         gcaa, fwb, fws, rip, feats, vmpl) = struct.unpack_from(
-             "<IIQQQQQQQQQQQQQQI", pb)
+        (_m, ver, sbase, ssize, psp, scpuid, mmap, shared, heap, sentry,
+         gsec, gcpuid, gcaa, fwb, fws, rip, feats, vmpl) = struct.unpack_from(
+             "<IIQQQQQQQQQQQQQQQI", pb)
+        expect(sentry == entry, "boot parameters: the SVSM's entry")
         expect(feats & 1, "boot parameters: guest VMSAs are SNPActive")
         expect(mmap < shared and shared + 8 * 4096 <= heap,
                "boot parameters: eight shared pages before the heap")

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "svsm/ovmf.h"
+#include "svsm/svsm_vmsa.h"
 
 #include "abi/csvsm_boot.h"
 #include "abi/snp.h"
@@ -43,37 +44,6 @@ static void hex(const uint8_t *p, size_t n)
 	for (i = 0; i < n; i++) {
 		printf("%02x", p[i]);
 	}
-}
-
-/* The boot CPU at VMPL0: 32-bit protected mode, flat, paging off, at the
- * ELF entry (the csvsm firmware's 32-bit entry convention). */
-static void boot_vmsa(struct snp_vmsa *v, uint64_t entry)
-{
-	struct vmsa_seg code = {
-		.selector = 0x08, .attrib = 0xC9B, .limit = 0xFFFFFFFF};
-	struct vmsa_seg data = {
-		.selector = 0x10, .attrib = 0xC93, .limit = 0xFFFFFFFF};
-
-	memset(v, 0, sizeof(*v));
-	v->cs = code;
-	v->ds = v->es = v->ss = v->fs = v->gs = data;
-	v->ldtr = (struct vmsa_seg){.attrib = 0x82, .limit = 0xFFFF};
-	v->tr = (struct vmsa_seg){.attrib = 0x8B, .limit = 0xFFFF};
-	v->gdtr.limit = v->idtr.limit = 0xFFFF;
-	v->efer = 0x1000; /* SVME: required in an SNP VMSA */
-	v->cr0 = 0x11;	  /* PE, ET */
-	v->rflags = 0x2;
-	v->dr6 = 0xFFFF0FF0;
-	v->dr7 = 0x400;
-	v->g_pat = 0x0007040600070406ull;
-	v->xcr0 = 1;
-	v->mxcsr = 0x1F80;
-	v->x87_fcw = 0x37F;
-	v->rip = entry;
-	v->vmpl = 0;
-	/* Restricted Injection: the hypervisor signals the SVSM only
-	 * through #HV (src/plat/snp/snp_hv.h). */
-	v->sev_features = SEV_FEAT_SNP_ACTIVE | SEV_FEAT_RESTRICTED_INJECTION;
 }
 
 static void add_page(struct igvm_builder *b, uint64_t gpa, const uint8_t *pg,
@@ -289,6 +259,7 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	params.svsm_base = seg[0].paddr;
 	params.svsm_size = svsm_size;
 	params.svsm_shared_gpa = end + 5 * IGVM_PAGE;
+	params.svsm_entry_rip = entry;
 	params.svsm_heap_gpa = end + (5 + CSVSM_SHARED_PAGES) * IGVM_PAGE;
 	if (params.svsm_heap_gpa + 64 * IGVM_PAGE > seg[0].paddr + svsm_size) {
 		fprintf(stderr,
@@ -319,7 +290,7 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 					     .compatibility_mask = SNP_MASK};
 		uint32_t rel;
 
-		boot_vmsa(&vmsa, entry);
+		svsm_vmsa_init(&vmsa, entry);
 		rel = igvm_add_data(&b, &vmsa, sizeof(vmsa));
 		igvm_add(&b, IGVM_VHT_VP_CONTEXT, &vp, sizeof(vp),
 			 (int)offsetof(struct igvm_vp_context, file_offset),

@@ -99,6 +99,9 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 		bad_boot("the SVSM did not start");
 	}
 	snp.guest_vmpl = info.guest_vmpl;
+	/* The APs enter where the boot CPU did: the image's entry, which
+	 * the boot parameters record. */
+	snp_start_aps(&snp.ghcb, apic_ids, cpu_count, params->svsm_entry_rip);
 	return boot_vmsa;
 }
 

@@ -41,6 +41,13 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	       const uint32_t *apic_ids, unsigned cpu_count,
 	       const struct vtpm_engine *vtpm);
 
+/**
+ * Start the SVSM's other CPUs (@apic_ids[1..@count)) at VMPL0 at
+ * @entry_rip, each with a VMSA in SVSM memory (snp_aps.c).
+ */
+void snp_start_aps(struct ghcb_cpu *g, const uint32_t *apic_ids, unsigned count,
+		   uint64_t entry_rip);
+
 /** What the #HV exception entry calls (snp_hv.h). */
 void snp_hv_entry(void);
 /** Ask the hypervisor to run the guest's VMPL on this CPU. */

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The snp platform's boot and request loop in the simulator
+ * (src/plat/snp/snp_main.c): what the hypervisor model saw of the boot
+ * (GHCB inside the SVSM region, shared; one VMPL0 VMSA per AP, each a
+ * VMSA in the RMP; the console on COM1) and that every served call ends
+ * in run-VMPL. Truths: the GHCB NAE layouts (spec notes 7.3) and the RMP
+ * model's view.
+ */
+#include <string.h>
+
+#include "abi/ghcb.h"
+
+#include "../framework/test.h"
+#include "guest.h"
+
+static struct sim_machine *snp_machine(unsigned vcpus)
+{
+	struct sim_config cfg;
+
+	sim_config_default(&cfg);
+	cfg.snp_ghcb = true;
+	cfg.vcpu_count = vcpus;
+	cfg.log_level = 5; /* the boot's notices reach the console */
+	return tm_create(&cfg);
+}
+
+TEST(snp_boot, ghcb_aps_console_and_run_vmpl)
+{
+	struct sim_machine *m = snp_machine(4);
+	struct sim_ghcb_stats s, after;
+	struct sim_rmp_info i;
+	struct sim_regs r;
+
+	sim_ghcb_get_stats(m, &s);
+	EXPECT_TRUE(s.registered_gpa >= sim_svsm_base(m) &&
+		    s.registered_gpa < sim_svsm_base(m) + sim_svsm_size(m));
+	ASSERT_TRUE(sim_rmp_query(m, s.registered_gpa, &i));
+	EXPECT_FALSE(i.assigned);
+	/* Three APs, each a VMPL0 VMSA in SVSM memory, APIC IDs 1..3. */
+	EXPECT_EQ(s.ap_created, 3);
+	EXPECT_TRUE(s.ap_vmsa_ok);
+	EXPECT_EQ(s.ap_apic_id, 3);
+	EXPECT_EQ(s.ap_info1 & 0xFFFFFFFFull, SVM_VMGEXIT_AP_CREATE);
+	EXPECT_TRUE(s.ap_vmsa_gpa >= sim_svsm_base(m) &&
+		    s.ap_vmsa_gpa < sim_svsm_base(m) + sim_svsm_size(m));
+	/* The boot log reached COM1 through the GHCB. */
+	EXPECT_TRUE(s.console_bytes > 0);
+	EXPECT_TRUE(strstr(sim_console(m), "on snp") != NULL);
+	/* The boot ended in run-VMPL; so does every served call. */
+	EXPECT_EQ(s.run_vmpl, 1);
+	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), 1ull << 32 | 1,
+			 0, 0, &r),
+		  SVSM_SUCCESS);
+	EXPECT_EQ(r.rcx, (1ull << 32) | 1);
+	sim_ghcb_get_stats(m, &after);
+	EXPECT_EQ(after.run_vmpl, 2);
+}
