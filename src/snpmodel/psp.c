@@ -141,7 +141,8 @@ static uint32_t make_key(struct psp_model *p, unsigned vmpck,
 			 size_t *out_len)
 {
 	struct snp_key_req k;
-	uint8_t mix[sizeof(k) + SNP_MEASUREMENT_LEN];
+	/* The request (VMPL, selection, SVN, TCB), then what it selects. */
+	uint8_t mix[sizeof(k) + SNP_MEASUREMENT_LEN + 8];
 	uint8_t key[CRYPTO_SHA384_LEN];
 
 	memset(out, 0, sizeof(struct snp_key_rsp));
@@ -157,14 +158,14 @@ static uint32_t make_key(struct psp_model *p, unsigned vmpck,
 		return PSP_STATUS_OK;
 	}
 	/* Bit 0 of guest_field_select mixes in the guest policy, bit 3
-	 * the measurement (56860 Table 19); the rest is always mixed. */
+	 * the measurement (56860 Table 19); the requesting VMPL always. */
+	memset(mix, 0, sizeof(mix));
 	memcpy(mix, &k, sizeof(k));
-	memset(mix + sizeof(k), 0, SNP_MEASUREMENT_LEN);
 	if (k.guest_field_select & (1u << 3)) {
 		memcpy(mix + sizeof(k), p->measurement, SNP_MEASUREMENT_LEN);
 	}
 	if (k.guest_field_select & 1u) {
-		put64(mix + 8, p->policy ^ k.guest_field_select);
+		put64(mix + sizeof(k) + SNP_MEASUREMENT_LEN, p->policy);
 	}
 	if (!crypto_hmac_sha384(p->chip_secret, sizeof(p->chip_secret), mix,
 				sizeof(mix), key)) {
