@@ -93,6 +93,7 @@ void tests_hostile(void);
 void tests_vcpu(void);
 void tests_vtpm(void);
 void tests_attest(void);
+void bench_attest(void);
 void bench_world_switch(void);
 
 /* Guest memory the tests use (GPA = VA), all outside the launch region. */

@@ -29,5 +29,6 @@ void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
 	tests_vtpm();
 	tests_attest();
 	bench_world_switch();
+	bench_attest();
 	g_exit(true);
 }
