@@ -6,7 +6,9 @@
  * model's (the "hardware"); the guest side and set-up are never counted.
  * PHASE query: QUERY_PROTOCOL calls; val4k / inval4k: PVALIDATE of 510
  * 4 KiB entries (only the validating / only the invalidating call of each
- * round counted); val2m / inval2m: the same with 64 2 MiB entries.
+ * round counted); val2m / inval2m: the same with 64 2 MiB entries;
+ * attest: ATTEST_SERVICES as Linux calls it (the emulated PSP's work is
+ * the model's, as a real PSP's would be the hardware's).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #include "../sim/src/sim_internal.h"
 
 #define RAM 0x2000000ull
+#define ATTEST_BUFS 0xC000000ull /* 8 pages: outputs, then the nonce */
 
 static struct sim_machine *m;
 static uint64_t list;
@@ -54,9 +57,9 @@ int main(int argc, char **argv)
 	unsigned k;
 
 	if (argc != 4) {
-		fprintf(stderr,
-			"usage: csvsm-bench svsm|model "
-			"query|val4k|inval4k|val2m|inval2m ITERATIONS\n");
+		fprintf(stderr, "usage: csvsm-bench svsm|model "
+				"query|val4k|inval4k|val2m|inval2m|attest "
+				"ITERATIONS\n");
 		return 2;
 	}
 	scope = strcmp(argv[1], "model") == 0 ? SIM_BENCH_MODEL
@@ -75,6 +78,28 @@ int main(int argc, char **argv)
 		val[k] = (RAM + k * step) | size |
 			 PVALIDATE_ENTRY_ACTION_VALIDATE;
 		inval[k] = (RAM + k * step) | size;
+	}
+	if (strcmp(argv[2], "attest") == 0) {
+		static struct sim_attest_result a;
+		uint64_t e[8];
+		uint8_t nonce[64];
+
+		for (k = 0; k < 8; k++) {
+			e[k] = (ATTEST_BUFS + k * SNP_PAGE_SIZE) |
+			       PVALIDATE_ENTRY_ACTION_VALIDATE;
+		}
+		pvalidate_list(e, 8);
+		memset(nonce, 0x42, sizeof(nonce));
+		for (i = 0; i < iterations; i++) {
+			sim_bench_set_scope(m, scope);
+			must(sim_attest(m, 0, NULL, nonce, ATTEST_BUFS + 0x6010,
+					ATTEST_BUFS, false, &a) == SIM_OK &&
+				     a.result == 0,
+			     "ATTEST_SERVICES");
+			sim_bench_set_scope(m, SIM_BENCH_OFF);
+		}
+		sim_destroy(m);
+		return 0;
 	}
 	for (i = 0; i < iterations; i++) {
 		bool inval_counted = strncmp(argv[2], "inval", 5) == 0;

@@ -319,9 +319,11 @@ uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 	uint32_t st;
 
 	m->stats.guest_requests++;
+	sim_bench_model_begin(m); /* the PSP is the machine's, not the SVSM's */
 	if (!m->psp_measured) {
 		psp_measure(m);
 	}
+	sim_bench_model_end(m);
 	switch (m->hv) {
 	case SIM_HV_GREQ_BUSY:
 		return (uint64_t)PLAT_GREQ_VMM_BUSY << 32;
@@ -342,7 +344,9 @@ uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 		return (uint64_t)PLAT_GREQ_VMM_INVALID_LEN << 32;
 	}
 	memcpy(shared_req, req, SNP_PAGE_SIZE);
+	sim_bench_model_begin(m);
 	st = psp_guest_request(&m->psp, shared_req, shared_rsp);
+	sim_bench_model_end(m);
 	if (st != PSP_STATUS_OK) {
 		return st;
 	}
