@@ -6,18 +6,12 @@
  */
 #include <string.h>
 
+#include "svsm/le.h"
+
 #include "abi/svsm_call.h"
 #include "abi/svsm_vtpm.h"
 
 #include "sim_internal.h"
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
 
 enum sim_status sim_vtpm_command(struct sim_machine *m, unsigned vcpu,
 				 uint64_t block_gpa, const void *cmd,
@@ -36,9 +30,9 @@ enum sim_status sim_vtpm_command(struct sim_machine *m, unsigned vcpu,
 		return SIM_BAD_ARG;
 	}
 	/* Only what the driver fills in: the rest of the block is stale. */
-	put_le32(block + SVSM_VTPM_REQ_OFF_CMD, SVSM_VTPM_SEND_COMMAND);
+	le_put32(block + SVSM_VTPM_REQ_OFF_CMD, SVSM_VTPM_SEND_COMMAND);
 	block[SVSM_VTPM_REQ_OFF_LOCALITY] = 0;
-	put_le32(block + SVSM_VTPM_REQ_OFF_SIZE, cmd_len);
+	le_put32(block + SVSM_VTPM_REQ_OFF_SIZE, cmd_len);
 	memcpy(block + SVSM_VTPM_REQ_OFF_DATA, cmd, cmd_len);
 	st = sim_mem_write(m, block_gpa, block,
 			   SVSM_VTPM_REQ_OFF_DATA + cmd_len);

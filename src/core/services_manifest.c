@@ -6,19 +6,12 @@
  * SVSM itself, which MEASUREMENT covers.
  */
 #include "svsm/attest.h"
+#include "svsm/le.h"
 #include "svsm/std.h"
 #include "svsm/vtpm.h"
 
 static const uint8_t manifest_guid[16] = SVSM_MANIFEST_GUID;
 static const uint8_t vtpm_guid[16] = SVSM_VTPM_SERVICE_GUID;
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
 
 const uint8_t *service_manifest(const uint8_t guid[16], uint32_t version,
 				size_t *len)
@@ -43,16 +36,16 @@ size_t services_manifest(uint8_t *buf, size_t cap)
 	}
 	memset(buf, 0, total);
 	memcpy(buf, manifest_guid, 16);
-	put32(buf + 16, (uint32_t)total);
-	put32(buf + 20, count);
+	le_put32(buf + 16, (uint32_t)total);
+	le_put32(buf + 20, count);
 	if (ek != NULL) {
 		uint8_t *e = buf + SVSM_GUID_TABLE_HEADER_SIZE;
 		size_t off = SVSM_GUID_TABLE_HEADER_SIZE +
 			     SVSM_GUID_TABLE_ENTRY_SIZE;
 
 		memcpy(e, vtpm_guid, 16);
-		put32(e + 16, (uint32_t)off);
-		put32(e + 20, (uint32_t)ek_len);
+		le_put32(e + 16, (uint32_t)off);
+		le_put32(e + 20, (uint32_t)ek_len);
 		memcpy(buf + off, ek, ek_len);
 	}
 	return total;

@@ -5,6 +5,7 @@
  * (u16) just before it; entries walk backwards, each ending in its GUID,
  * preceded by its u16 length (GUID and length included) and its data.
  */
+#include "svsm/le.h"
 #include "svsm/ovmf.h"
 #include "svsm/std.h"
 
@@ -26,17 +27,6 @@ static const uint8_t ap_reset_guid[GUID_LEN] = {
 	0xde, 0x71, 0xf7, 0x00, 0x7e, 0x1a, 0xcb, 0x4f,
 	0x89, 0x0e, 0x68, 0xc7, 0x7e, 0x2f, 0xb4, 0x4e};
 
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-	       ((uint32_t)p[3] << 24);
-}
-
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | (p[1] << 8));
-}
-
 static const char *parse_meta(const uint8_t *img, size_t len, uint32_t from_end,
 			      struct ovmf_info *out)
 {
@@ -47,18 +37,18 @@ static const char *parse_meta(const uint8_t *img, size_t len, uint32_t from_end,
 		return "SEV metadata offset outside the image";
 	}
 	m = img + (len - from_end);
-	if (memcmp(m, "ASEV", 4) != 0 || rd32(m + 8) != 1) {
+	if (memcmp(m, "ASEV", 4) != 0 || le_get32(m + 8) != 1) {
 		return "SEV metadata without ASEV signature or version 1";
 	}
-	n = rd32(m + 12);
-	if (n > OVMF_MAX_SECTIONS || rd32(m + 4) != 16 + 12 * n ||
-	    rd32(m + 4) > from_end) {
+	n = le_get32(m + 12);
+	if (n > OVMF_MAX_SECTIONS || le_get32(m + 4) != 16 + 12 * n ||
+	    le_get32(m + 4) > from_end) {
 		return "SEV metadata length or section count wrong";
 	}
 	for (i = 0; i < n; i++) {
-		struct ovmf_section s = {rd32(m + 16 + 12 * i),
-					 rd32(m + 20 + 12 * i),
-					 rd32(m + 24 + 12 * i)};
+		struct ovmf_section s = {le_get32(m + 16 + 12 * i),
+					 le_get32(m + 20 + 12 * i),
+					 le_get32(m + 24 + 12 * i)};
 
 		if (s.base % PAGE != 0 || s.size == 0 || s.size % PAGE != 0 ||
 		    (uint64_t)s.base + s.size > (1ull << 32)) {
@@ -122,7 +112,7 @@ const char *ovmf_parse(const uint8_t *img, size_t len, struct ovmf_info *out)
 	if (memcmp(img + footer, footer_guid, GUID_LEN) != 0) {
 		return "no OVMF GUID table footer";
 	}
-	table_len = rd16(img + footer - 2);
+	table_len = le_get16(img + footer - 2);
 	if (table_len < ENTRY_MIN || table_len > footer + GUID_LEN) {
 		return "GUID table length outside the image";
 	}
@@ -137,7 +127,7 @@ const char *ovmf_parse(const uint8_t *img, size_t len, struct ovmf_info *out)
 			return "a GUID table entry runs past the table";
 		}
 		guid = img + at - GUID_LEN;
-		elen = rd16(img + at - GUID_LEN - 2);
+		elen = le_get16(img + at - GUID_LEN - 2);
 		if (elen < ENTRY_MIN || elen > at - table_start) {
 			return "a GUID table entry length is wrong";
 		}
@@ -145,11 +135,11 @@ const char *ovmf_parse(const uint8_t *img, size_t len, struct ovmf_info *out)
 			if (elen != ENTRY_MIN + 4 || have_meta) {
 				return "a bad SEV metadata entry";
 			}
-			meta_off = rd32(img + at - elen);
+			meta_off = le_get32(img + at - elen);
 			have_meta = true;
 		} else if (memcmp(guid, ap_reset_guid, GUID_LEN) == 0 &&
 			   elen >= ENTRY_MIN + 4) {
-			out->ap_reset_ip = rd32(img + at - elen);
+			out->ap_reset_ip = le_get32(img + at - elen);
 			out->has_ap_reset = true;
 		}
 		at -= elen;

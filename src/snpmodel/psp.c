@@ -7,6 +7,7 @@
  * is given.
  */
 #include "svsm/crypto.h"
+#include "svsm/le.h"
 #include "svsm/psp_model.h"
 #include "svsm/std.h"
 
@@ -14,20 +15,6 @@
 
 #define REPORT_VERSION 3u
 #define PAGE_INFO_LEN 0x70u
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
 
 void psp_init(struct psp_model *p, const struct psp_identity *id,
 	      const uint8_t *entropy, uint64_t policy)
@@ -58,7 +45,7 @@ bool psp_launch_digest_page(uint8_t digest[48], uint64_t gpa,
 	}
 	info[0x60] = PAGE_INFO_LEN;
 	info[0x62] = (uint8_t)type;
-	put64(info + 0x68, gpa);
+	le_put64(info + 0x68, gpa);
 	return crypto_sha384(&all, 1, digest);
 }
 
@@ -88,20 +75,20 @@ static uint32_t make_report(struct psp_model *p, unsigned vmpck,
 	memset(out, 0, sizeof(struct snp_report_rsp));
 	*out_len = sizeof(struct snp_report_rsp);
 	if (req_len != sizeof(r)) {
-		put32(out, SNP_MSG_STATUS_INVALID_PARAM);
+		le_put32(out, SNP_MSG_STATUS_INVALID_PARAM);
 		return PSP_STATUS_OK;
 	}
 	memcpy(&r, req, sizeof(r));
 	if (r.vmpl < vmpck || r.vmpl > 3 || r.key_sel > 1) {
-		put32(out, SNP_MSG_STATUS_INVALID_PARAM);
+		le_put32(out, SNP_MSG_STATUS_INVALID_PARAM);
 		return PSP_STATUS_OK;
 	}
-	put32(out + 4, SNP_REPORT_SIZE);
-	put32(rep + SNP_REPORT_OFF_VERSION, REPORT_VERSION);
-	put64(rep + SNP_REPORT_OFF_POLICY, p->policy);
-	put32(rep + SNP_REPORT_OFF_VMPL, r.vmpl);
-	put32(rep + SNP_REPORT_OFF_SIG_ALGO, SNP_SIG_ALGO_ECDSA_P384_SHA384);
-	put64(rep + SNP_REPORT_OFF_CURRENT_TCB, p->id->reported_tcb);
+	le_put32(out + 4, SNP_REPORT_SIZE);
+	le_put32(rep + SNP_REPORT_OFF_VERSION, REPORT_VERSION);
+	le_put64(rep + SNP_REPORT_OFF_POLICY, p->policy);
+	le_put32(rep + SNP_REPORT_OFF_VMPL, r.vmpl);
+	le_put32(rep + SNP_REPORT_OFF_SIG_ALGO, SNP_SIG_ALGO_ECDSA_P384_SHA384);
+	le_put64(rep + SNP_REPORT_OFF_CURRENT_TCB, p->id->reported_tcb);
 	memcpy(rep + SNP_REPORT_OFF_REPORT_DATA, r.user_data,
 	       SNP_REPORT_DATA_LEN);
 	memcpy(rep + SNP_REPORT_OFF_MEASUREMENT, p->measurement,
@@ -112,7 +99,7 @@ static uint32_t make_report(struct psp_model *p, unsigned vmpck,
 		return PSP_STATUS_INVALID_PARAM;
 	}
 	memcpy(rep + SNP_REPORT_OFF_REPORT_ID, rs[0], 32);
-	put64(rep + SNP_REPORT_OFF_REPORTED_TCB, p->id->reported_tcb);
+	le_put64(rep + SNP_REPORT_OFF_REPORTED_TCB, p->id->reported_tcb);
 	memcpy(rep + SNP_REPORT_OFF_CHIP_ID, p->id->chip_id, SNP_CHIP_ID_LEN);
 	if (!crypto_p384_sign(p->id->vcek_key_der, p->id->vcek_key_len, rep,
 			      SNP_REPORT_SIGNED_LEN, rs[0], rs[1])) {
@@ -130,7 +117,7 @@ static uint32_t make_report(struct psp_model *p, unsigned vmpck,
 		*out_len = offsetof(struct snp_report_rsp, report) + 0x100;
 	}
 	if (p->fault == PSP_FAULT_BAD_STATUS) {
-		put32(out, SNP_MSG_STATUS_INVALID_PARAM);
+		le_put32(out, SNP_MSG_STATUS_INVALID_PARAM);
 	}
 	return PSP_STATUS_OK;
 }
@@ -148,13 +135,13 @@ static uint32_t make_key(struct psp_model *p, unsigned vmpck,
 	memset(out, 0, sizeof(struct snp_key_rsp));
 	*out_len = sizeof(struct snp_key_rsp);
 	if (req_len != sizeof(k)) {
-		put32(out, SNP_MSG_STATUS_INVALID_PARAM);
+		le_put32(out, SNP_MSG_STATUS_INVALID_PARAM);
 		return PSP_STATUS_OK;
 	}
 	memcpy(&k, req, sizeof(k));
 	if (k.vmpl < vmpck || k.vmpl > 3 || k.rsvd != 0 ||
 	    (k.root_key_select & ~7u) != 0) {
-		put32(out, SNP_MSG_STATUS_INVALID_PARAM);
+		le_put32(out, SNP_MSG_STATUS_INVALID_PARAM);
 		return PSP_STATUS_OK;
 	}
 	/* Bit 0 of guest_field_select mixes in the guest policy, bit 3
@@ -165,7 +152,7 @@ static uint32_t make_key(struct psp_model *p, unsigned vmpck,
 		memcpy(mix + sizeof(k), p->measurement, SNP_MEASUREMENT_LEN);
 	}
 	if (k.guest_field_select & 1u) {
-		put64(mix + sizeof(k) + SNP_MEASUREMENT_LEN, p->policy);
+		le_put64(mix + sizeof(k) + SNP_MEASUREMENT_LEN, p->policy);
 	}
 	if (!crypto_hmac_sha384(p->chip_secret, sizeof(p->chip_secret), mix,
 				sizeof(mix), key)) {

@@ -6,13 +6,9 @@
  */
 #include <string.h>
 
-#include "verify.h"
+#include "svsm/le.h"
 
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-	       ((uint32_t)p[3] << 24);
-}
+#include "verify.h"
 
 const char *manifest_parse(const uint8_t *buf, size_t len, struct manifest *m)
 {
@@ -29,8 +25,8 @@ const char *manifest_parse(const uint8_t *buf, size_t len, struct manifest *m)
 	if (memcmp(buf, header_guid, 16) != 0) {
 		return "header GUID is not the services-manifest GUID";
 	}
-	total = rd32(buf + 16);
-	count = rd32(buf + 20);
+	total = le_get32(buf + 16);
+	count = le_get32(buf + 20);
 	if (total != len) {
 		return "header size differs from the manifest's length";
 	}
@@ -45,8 +41,8 @@ const char *manifest_parse(const uint8_t *buf, size_t len, struct manifest *m)
 	for (i = 0; i < count; i++) {
 		const uint8_t *e = buf + SVSM_GUID_TABLE_HEADER_SIZE +
 				   (size_t)i * SVSM_GUID_TABLE_ENTRY_SIZE;
-		uint32_t off = rd32(e + 16);
-		uint32_t dlen = rd32(e + 20);
+		uint32_t off = le_get32(e + 16);
+		uint32_t dlen = le_get32(e + 20);
 
 		if (dlen != 0 &&
 		    (off < headers_end || off > total || dlen > total - off)) {

@@ -11,30 +11,21 @@
 #include <openssl/evp.h>
 #include <string.h>
 
+#include "svsm/le.h"
+
 #include "verify.h"
-
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-	       ((uint32_t)p[3] << 24);
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32);
-}
 
 void report_decode(const uint8_t *r, struct report_fields *f)
 {
-	f->version = rd32(r + SNP_REPORT_OFF_VERSION);
-	f->guest_svn = rd32(r + SNP_REPORT_OFF_GUEST_SVN);
-	f->policy = rd64(r + SNP_REPORT_OFF_POLICY);
-	f->vmpl = rd32(r + SNP_REPORT_OFF_VMPL);
-	f->sig_algo = rd32(r + SNP_REPORT_OFF_SIG_ALGO);
-	f->current_tcb = rd64(r + SNP_REPORT_OFF_CURRENT_TCB);
-	f->platform_info = rd64(r + SNP_REPORT_OFF_PLATFORM_INFO);
-	f->flags = rd32(r + SNP_REPORT_OFF_FLAGS);
-	f->reported_tcb = rd64(r + SNP_REPORT_OFF_REPORTED_TCB);
+	f->version = le_get32(r + SNP_REPORT_OFF_VERSION);
+	f->guest_svn = le_get32(r + SNP_REPORT_OFF_GUEST_SVN);
+	f->policy = le_get64(r + SNP_REPORT_OFF_POLICY);
+	f->vmpl = le_get32(r + SNP_REPORT_OFF_VMPL);
+	f->sig_algo = le_get32(r + SNP_REPORT_OFF_SIG_ALGO);
+	f->current_tcb = le_get64(r + SNP_REPORT_OFF_CURRENT_TCB);
+	f->platform_info = le_get64(r + SNP_REPORT_OFF_PLATFORM_INFO);
+	f->flags = le_get32(r + SNP_REPORT_OFF_FLAGS);
+	f->reported_tcb = le_get64(r + SNP_REPORT_OFF_REPORTED_TCB);
 	f->report_data = r + SNP_REPORT_OFF_REPORT_DATA;
 	f->measurement = r + SNP_REPORT_OFF_MEASUREMENT;
 	f->host_data = r + SNP_REPORT_OFF_HOST_DATA;

@@ -10,18 +10,13 @@
 #include "svsm/vtpm.h"
 
 #include "svsm/guestmem.h"
+#include "svsm/le.h"
 #include "svsm/ownership.h"
 #include "svsm/protocol.h"
 #include "svsm/std.h"
 
 #include "abi/svsm_call.h"
 #include "abi/svsm_vtpm.h"
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-	       ((uint32_t)p[3] << 24);
-}
 
 static uint32_t be32(const uint8_t *p)
 {
@@ -54,12 +49,12 @@ static uint32_t vtpm_cmd(struct call_ctx *ctx)
 	    guestmem_read(gpa, req, SVSM_VTPM_BUFFER_SIZE) != SVSM_OK) {
 		return SVSM_ERR_INVALID_ADDRESS;
 	}
-	cmd = le32(req + SVSM_VTPM_REQ_OFF_CMD);
+	cmd = le_get32(req + SVSM_VTPM_REQ_OFF_CMD);
 	if (cmd != SVSM_VTPM_SEND_COMMAND) {
 		return platform_cmd_known(cmd) ? SVSM_ERR_UNSUPPORTED_CALL
 					       : SVSM_ERR_INVALID_PARAMETER;
 	}
-	size = le32(req + SVSM_VTPM_REQ_OFF_SIZE);
+	size = le_get32(req + SVSM_VTPM_REQ_OFF_SIZE);
 	if (req[SVSM_VTPM_REQ_OFF_LOCALITY] != 0 || size < TPM2_HEADER_SIZE ||
 	    size > SVSM_VTPM_MAX_COMMAND ||
 	    be32(req + SVSM_VTPM_REQ_OFF_DATA + 2) != size) {
@@ -68,10 +63,7 @@ static uint32_t vtpm_cmd(struct call_ctx *ctx)
 	len = vtpm_service_execute(req + SVSM_VTPM_REQ_OFF_DATA, size,
 				   rsp + SVSM_VTPM_RSP_OFF_DATA,
 				   SVSM_VTPM_MAX_RESPONSE);
-	rsp[0] = (uint8_t)len;
-	rsp[1] = (uint8_t)(len >> 8);
-	rsp[2] = (uint8_t)(len >> 16);
-	rsp[3] = (uint8_t)(len >> 24);
+	le_put32(rsp + SVSM_VTPM_RSP_OFF_SIZE, len);
 	if (guestmem_write(gpa, rsp, SVSM_VTPM_RSP_OFF_DATA + len) != SVSM_OK) {
 		return SVSM_ERR_INVALID_ADDRESS;
 	}
