@@ -57,7 +57,8 @@ $(BIN)/csvsm-tests-asan: $(call asan_objs,$(TEST_FW_SRCS) $(TEST_SRCS)) \
 	@echo "  LD      $@"
 	@$(CC) $(ASAN_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
-$(BIN)/csvsm-sim: $(call host_objs,$(TOOL_SIM_SRCS)) $(BUILD)/libcsvsm_sim.a
+$(BIN)/csvsm-sim: $(call host_objs,$(TOOL_SIM_SRCS) $(TOOL_COMMON_SRCS)) \
+		$(BUILD)/libcsvsm_sim.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../tools/common/hex.h"
 #include "../../tools/verify/verify.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

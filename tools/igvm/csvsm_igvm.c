@@ -25,6 +25,7 @@
 #include "abi/snp.h"
 
 #include "../common/file_io.h"
+#include "../common/hex.h"
 #include "elf_segments.h"
 #include "igvm.h"
 #include "igvm_measure.h"
@@ -36,15 +37,6 @@
 #define GIB4 0x100000000ull
 /* The SVSM region: its image, its pages, then heap it validates itself. */
 #define DEFAULT_SVSM_SIZE (16ull << 20)
-
-static void hex(const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		printf("%02x", p[i]);
-	}
-}
 
 static void add_page(struct igvm_builder *b, uint64_t gpa, const uint8_t *pg,
 		     uint16_t type, uint32_t *zero_rel, int *have_zero)
@@ -465,7 +457,7 @@ static int dump(const char *path, int digest_only)
 		return 1;
 	}
 	if (digest_only) {
-		hex(m.digest, sizeof(m.digest));
+		hex_print(stdout, m.digest, sizeof(m.digest));
 		printf("\n");
 	} else {
 		printf("%u structures; SEV-SNP pages:", n);
@@ -474,7 +466,7 @@ static int dump(const char *path, int digest_only)
 		}
 		printf("\npolicy 0x%llx\nmeasurement ",
 		       (unsigned long long)m.policy);
-		hex(m.digest, sizeof(m.digest));
+		hex_print(stdout, m.digest, sizeof(m.digest));
 		printf("\n");
 	}
 	free(buf);

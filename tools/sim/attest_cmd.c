@@ -15,38 +15,18 @@
 #include "abi/svsm_attest.h"
 #include "abi/svsm_call.h"
 
+#include "../common/hex.h"
 #include "csvsm_sim.h"
 
 #define BUFS 0x2000000ull
 #define NONCE (BUFS + 0x6010ull)
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9') {
-		return c - '0';
-	}
-	if (c >= 'a' && c <= 'f') {
-		return c - 'a' + 10;
-	}
-	return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
+/* Exactly 64 bytes of hex, as Linux's configfs-tsm inblob must be. */
 static bool parse_nonce(const char *s, uint8_t out[64])
 {
-	unsigned i;
+	size_t n = 0;
 
-	if (strlen(s) != 128) {
-		return false;
-	}
-	for (i = 0; i < 64; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0) {
-			return false;
-		}
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return true;
+	return hex_parse(s, out, 64, &n) && n == 64;
 }
 
 static bool write_file(const char *dir, const char *name, const void *p,

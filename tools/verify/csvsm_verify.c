@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../common/file_io.h"
+#include "../common/hex.h"
 #include "verify.h"
 
 struct check {
@@ -56,15 +57,6 @@ static void usage(void)
 		"  --chain   ASK then ARK, PEM (as AMD's KDS serves them)\n"
 		"  --single-service  the manifest is one service's"
 		" (ATTEST_SINGLE_SERVICE)\n");
-}
-
-static void hex_print(FILE *f, const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		fprintf(f, "%02x", p[i]);
-	}
 }
 
 static void guid_print(FILE *f, const uint8_t *g)

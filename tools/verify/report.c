@@ -13,6 +13,7 @@
 
 #include "svsm/le.h"
 
+#include "../common/hex.h"
 #include "verify.h"
 
 void report_decode(const uint8_t *r, struct report_fields *f)
@@ -31,36 +32,6 @@ void report_decode(const uint8_t *r, struct report_fields *f)
 	f->host_data = r + SNP_REPORT_OFF_HOST_DATA;
 	f->report_id = r + SNP_REPORT_OFF_REPORT_ID;
 	f->chip_id = r + SNP_REPORT_OFF_CHIP_ID;
-}
-
-static int hex_nibble(int c)
-{
-	if (c >= '0' && c <= '9') {
-		return c - '0';
-	}
-	c = tolower(c);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-bool hex_parse(const char *s, uint8_t *out, size_t max, size_t *len)
-{
-	size_t n = strlen(s);
-	size_t i;
-
-	if (n % 2 != 0 || n / 2 > max) {
-		return false;
-	}
-	for (i = 0; i < n / 2; i++) {
-		int hi = hex_nibble((unsigned char)s[2 * i]);
-		int lo = hex_nibble((unsigned char)s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0) {
-			return false;
-		}
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	*len = n / 2;
-	return true;
 }
 
 bool report_parse(const uint8_t *in, size_t len, uint8_t out[SNP_REPORT_SIZE])

@@ -42,9 +42,6 @@ void report_decode(const uint8_t *report, struct report_fields *f);
  */
 bool report_parse(const uint8_t *in, size_t len, uint8_t out[SNP_REPORT_SIZE]);
 
-/** Parse hex digits (no whitespace) into at most @max bytes. */
-bool hex_parse(const char *s, uint8_t *out, size_t max, size_t *len);
-
 /** The signature's reserved bytes after S (0x330-0x49F) are zero. */
 bool report_unsigned_zero(const uint8_t *report);
 
