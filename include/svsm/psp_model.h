@@ -95,4 +95,14 @@ bool psp_launch_digest_page(uint8_t digest[48], uint64_t gpa,
 uint32_t psp_guest_request(struct psp_model *p, const uint8_t *req,
 			   uint8_t *rsp);
 
+/**
+ * An honest host's SNP (extended) guest request in front of the PSP, as
+ * plat_guest_request() reports it: with @certs, INVALID_LEN (and the
+ * length needed in *certs_len) if the buffer is too small, else the
+ * certificate table copied; then the PSP's status. emu calls it as its
+ * host; sim's hypervisor model wraps its hostile behaviours around it.
+ */
+uint64_t psp_host_guest_request(struct psp_model *p, const uint8_t *req,
+				uint8_t *rsp, void *certs, size_t *certs_len);
+
 #endif /* SVSM_PSP_MODEL_H */

@@ -315,8 +315,7 @@ uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 {
 	/* The shared pages: what the hypervisor sees and may change. */
 	static uint8_t shared_req[SNP_PAGE_SIZE], shared_rsp[SNP_PAGE_SIZE];
-	const struct psp_identity *id = m->psp.id;
-	uint32_t st;
+	uint64_t ret;
 
 	m->stats.guest_requests++;
 	sim_bench_model_begin(m); /* the PSP is the machine's, not the SVSM's */
@@ -336,19 +335,17 @@ uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 		*certs_len = 100;
 		return (uint64_t)PLAT_GREQ_VMM_INVALID_LEN << 32;
 	}
-	if (certs != NULL && (m->hv == SIM_HV_GREQ_CERTS_TOO_BIG ||
-			      *certs_len < id->certs_len)) {
-		*certs_len = m->hv == SIM_HV_GREQ_CERTS_TOO_BIG
-				     ? 8 * SNP_PAGE_SIZE
-				     : id->certs_len;
+	if (certs != NULL && m->hv == SIM_HV_GREQ_CERTS_TOO_BIG) {
+		*certs_len = 8 * SNP_PAGE_SIZE;
 		return (uint64_t)PLAT_GREQ_VMM_INVALID_LEN << 32;
 	}
 	memcpy(shared_req, req, SNP_PAGE_SIZE);
 	sim_bench_model_begin(m);
-	st = psp_guest_request(&m->psp, shared_req, shared_rsp);
+	ret = psp_host_guest_request(&m->psp, shared_req, shared_rsp, certs,
+				     certs_len);
 	sim_bench_model_end(m);
-	if (st != PSP_STATUS_OK) {
-		return st;
+	if (ret != 0) {
+		return ret;
 	}
 	if (m->hv == SIM_HV_GREQ_REPLAY) {
 		if (m->greq_have_first) {
@@ -362,10 +359,6 @@ uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 		shared_rsp[0x60 + 0x30] ^= 0x04;
 	}
 	memcpy(rsp, shared_rsp, SNP_PAGE_SIZE);
-	if (certs != NULL) {
-		memcpy(certs, id->certs, id->certs_len);
-		*certs_len = id->certs_len;
-	}
 	return 0;
 }
 

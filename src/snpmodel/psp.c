@@ -8,6 +8,7 @@
  */
 #include "svsm/crypto.h"
 #include "svsm/le.h"
+#include "svsm/plat.h"
 #include "svsm/psp_model.h"
 #include "svsm/std.h"
 
@@ -231,4 +232,25 @@ uint32_t psp_guest_request(struct psp_model *p, const uint8_t *req,
 		rh->authtag[0] ^= 0x80;
 	}
 	return PSP_STATUS_OK;
+}
+
+uint64_t psp_host_guest_request(struct psp_model *p, const uint8_t *req,
+				uint8_t *rsp, void *certs, size_t *certs_len)
+{
+	const struct psp_identity *id = p->id;
+	uint32_t st;
+
+	if (certs != NULL && *certs_len < id->certs_len) {
+		*certs_len = id->certs_len;
+		return (uint64_t)PLAT_GREQ_VMM_INVALID_LEN << 32;
+	}
+	st = psp_guest_request(p, req, rsp);
+	if (st != PSP_STATUS_OK) {
+		return st;
+	}
+	if (certs != NULL) {
+		memcpy(certs, id->certs, id->certs_len);
+		*certs_len = id->certs_len;
+	}
+	return 0;
 }

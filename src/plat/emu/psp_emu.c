@@ -49,23 +49,8 @@ static void measure(void)
 uint64_t plat_guest_request(const void *req, void *rsp, void *certs,
 			    size_t *certs_len)
 {
-	const struct psp_identity *id = emu_psp.id;
-	uint32_t st;
-
 	if (!measured) {
 		measure();
 	}
-	if (certs != NULL && *certs_len < id->certs_len) {
-		*certs_len = id->certs_len;
-		return (uint64_t)PLAT_GREQ_VMM_INVALID_LEN << 32;
-	}
-	st = psp_guest_request(&emu_psp, req, rsp);
-	if (st != PSP_STATUS_OK) {
-		return st;
-	}
-	if (certs != NULL) {
-		memcpy(certs, id->certs, id->certs_len);
-		*certs_len = id->certs_len;
-	}
-	return 0;
+	return psp_host_guest_request(&emu_psp, req, rsp, certs, certs_len);
 }
