@@ -7,6 +7,7 @@
 #ifndef ABI_GHCB_H
 #define ABI_GHCB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* MSR protocol: GHCBInfo is bits [11:0]. */
@@ -72,6 +73,20 @@
 
 /* A field's valid bit: offset / 8, in a 128-bit little-endian bitmap. */
 #define GHCB_VALID_BIT(off) ((off) / 8u)
+
+/* Mark or test the valid bit of the field at @off in a GHCB page. */
+static inline void ghcb_page_set_valid(uint8_t *page, unsigned off)
+{
+	page[GHCB_OFF_VALID_BITMAP + GHCB_VALID_BIT(off) / 8] |=
+		(uint8_t)(1u << (GHCB_VALID_BIT(off) % 8));
+}
+
+static inline bool ghcb_page_is_valid(const uint8_t *page, unsigned off)
+{
+	return ((page[GHCB_OFF_VALID_BITMAP + GHCB_VALID_BIT(off) / 8] >>
+		 (GHCB_VALID_BIT(off) % 8)) &
+		1u) != 0;
+}
 
 /* NAE events (sw_exit_code): the SVM exit codes #VC reports, then the
  * SNP ones. */

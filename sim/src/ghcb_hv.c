@@ -178,8 +178,7 @@ static void wr(uint8_t *p, unsigned off, uint64_t v, bool mark)
 {
 	memcpy(p + off, &v, 8);
 	if (mark) {
-		p[GHCB_OFF_VALID_BITMAP + GHCB_VALID_BIT(off) / 8] |=
-			(uint8_t)(1u << (GHCB_VALID_BIT(off) % 8));
+		ghcb_page_set_valid(p, off);
 	}
 }
 

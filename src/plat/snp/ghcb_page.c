@@ -21,8 +21,7 @@
 static void put64(uint8_t *page, unsigned off, uint64_t v)
 {
 	memcpy(page + off, &v, 8);
-	page[GHCB_OFF_VALID_BITMAP + GHCB_VALID_BIT(off) / 8] |=
-		(uint8_t)(1u << (GHCB_VALID_BIT(off) % 8));
+	ghcb_page_set_valid(page, off);
 }
 
 static uint64_t get64(const uint8_t *copy, unsigned off)
@@ -31,13 +30,6 @@ static uint64_t get64(const uint8_t *copy, unsigned off)
 
 	memcpy(&v, copy + off, 8);
 	return v;
-}
-
-static bool valid(const uint8_t *copy, unsigned off)
-{
-	return (copy[GHCB_OFF_VALID_BITMAP + GHCB_VALID_BIT(off) / 8] >>
-		(GHCB_VALID_BIT(off) % 8)) &
-	       1u;
 }
 
 static void broken(const char *what)
@@ -109,17 +101,17 @@ void ghcb_call(struct ghcb_cpu *g, const struct ghcb_in *in,
 	if (snp_hw_read_ghcb_msr() != gpa_val(g->gpa)) {
 		broken("the GHCB MSR no longer names the GHCB");
 	}
-	if (!valid(copy, GHCB_OFF_SW_EXIT_INFO_1) ||
-	    !valid(copy, GHCB_OFF_SW_EXIT_INFO_2)) {
+	if (!ghcb_page_is_valid(copy, GHCB_OFF_SW_EXIT_INFO_1) ||
+	    !ghcb_page_is_valid(copy, GHCB_OFF_SW_EXIT_INFO_2)) {
 		broken("exit_info_1 or exit_info_2 not marked valid");
 	}
 	out->info1 = get64(copy, GHCB_OFF_SW_EXIT_INFO_1);
 	out->info2 = get64(copy, GHCB_OFF_SW_EXIT_INFO_2);
-	out->has_rax = valid(copy, GHCB_OFF_RAX);
+	out->has_rax = ghcb_page_is_valid(copy, GHCB_OFF_RAX);
 	out->rax = out->has_rax ? get64(copy, GHCB_OFF_RAX) : 0;
-	out->has_rbx = valid(copy, GHCB_OFF_RBX);
+	out->has_rbx = ghcb_page_is_valid(copy, GHCB_OFF_RBX);
 	out->rbx = out->has_rbx ? get64(copy, GHCB_OFF_RBX) : 0;
-	out->has_rdx = valid(copy, GHCB_OFF_RDX);
+	out->has_rdx = ghcb_page_is_valid(copy, GHCB_OFF_RDX);
 	out->rdx = out->has_rdx ? get64(copy, GHCB_OFF_RDX) : 0;
 	memcpy(out->buf, copy + GHCB_OFF_SHARED_BUFFER, sizeof(out->buf));
 	/* Result 1 would inject an exception, 2 says the SVSM's request
