@@ -437,20 +437,17 @@ bool sim_uses_snp_platform(const struct sim_machine *m)
 	return m->cfg.snp_ghcb;
 }
 
+static void hv_entry(void *arg)
+{
+	(void)arg;
+	snp_hv_entry();
+}
+
 bool sim_ghcb_inject_hv(struct sim_machine *m, uint16_t events)
 {
-	jmp_buf jmp;
-
 	if (m->ghcb.doorbell_gpa == 0 || m->terminated) {
 		return false;
 	}
 	memcpy(m->mem + m->ghcb.doorbell_gpa, &events, sizeof(events));
-	m->svsm_jmp = &jmp;
-	if (setjmp(jmp) != 0) {
-		m->svsm_jmp = NULL;
-		return false;
-	}
-	snp_hv_entry();
-	m->svsm_jmp = NULL;
-	return true;
+	return sim_svsm_call(m, hv_entry, NULL);
 }

@@ -165,13 +165,38 @@ static void sim_launch(struct sim_machine *m)
 	memcpy(secrets->vmpck, m->psp.vmpck, sizeof(secrets->vmpck));
 }
 
+bool sim_svsm_call(struct sim_machine *m, void (*fn)(void *), void *arg)
+{
+	jmp_buf jmp;
+
+	m->svsm_jmp = &jmp;
+	if (setjmp(jmp) != 0) {
+		m->svsm_jmp = NULL;
+		return false;
+	}
+	fn(arg);
+	m->svsm_jmp = NULL;
+	return true;
+}
+
+struct sim_init_call {
+	const struct svsm_boot_info *info;
+	gpa_t boot_vmsa;
+	enum svsm_err err;
+};
+
+static void init_call(void *arg)
+{
+	struct sim_init_call *c = arg;
+
+	c->err = svsm_init(c->info, &c->boot_vmsa);
+}
+
 static bool sim_boot_svsm(struct sim_machine *m)
 {
 	const struct sim_config *c = &m->cfg;
 	struct svsm_boot_info info;
-	jmp_buf jmp;
 	gpa_t boot_vmsa = gpa_init(0);
-	enum svsm_err err;
 	unsigned i;
 
 	memset(&info, 0, sizeof(info));
@@ -200,16 +225,13 @@ static bool sim_boot_svsm(struct sim_machine *m)
 			return false;
 		}
 	} else {
-		m->svsm_jmp = &jmp;
-		if (setjmp(jmp) != 0) {
-			m->svsm_jmp = NULL;
+		struct sim_init_call call = {.info = &info};
+
+		if (!sim_svsm_call(m, init_call, &call) ||
+		    call.err != SVSM_OK) {
 			return false;
 		}
-		err = svsm_init(&info, &boot_vmsa);
-		m->svsm_jmp = NULL;
-		if (err != SVSM_OK) {
-			return false;
-		}
+		boot_vmsa = call.boot_vmsa;
 	}
 	m->vcpu[0].vmsa_gpa = gpa_val(boot_vmsa);
 	m->vcpu[0].caa_gpa = c->guest_caa_gpa;

@@ -66,6 +66,11 @@ struct sim_machine {
 
 /** The live machine, or NULL. */
 struct sim_machine *sim_current(void);
+/**
+ * Run @fn(@arg) as SVSM code outside a guest call (boot, an injected
+ * #HV): a termination ends it and returns false (the reason recorded).
+ */
+bool sim_svsm_call(struct sim_machine *m, void (*fn)(void *), void *arg);
 /** Enter the SVSM on the CPU with @apic_id (one VMPL0 entry). */
 void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id);
 /** Guest-side RMP-checked access at the guest VMPL. */

@@ -10,7 +10,6 @@
  * PSP's secrets page, boot parameters, memory map, CPUID page, the
  * shared pages (GHCB, #HV doorbell, guest requests), then the heap.
  */
-#include <setjmp.h>
 #include <string.h>
 
 #include "svsm/vtpm.h"
@@ -21,6 +20,26 @@
 #include "../../src/plat/snp/snp_main.h"
 #include "sim_internal.h"
 
+struct snp_boot_call {
+	struct sim_machine *m;
+	const struct csvsm_boot_params *params;
+	const struct igvm_memory_map_entry *map;
+	uint32_t apic[SIM_MAX_VCPUS];
+	gpa_t boot_vmsa;
+};
+
+static void boot_call(void *arg)
+{
+	struct snp_boot_call *b = arg;
+	const struct sim_config *c = &b->m->cfg;
+
+	b->boot_vmsa =
+		snp_boot(b->params, gpa_init(c->svsm_base + SNP_PAGE_SIZE),
+			 (const uint8_t *)b->map, SNP_PAGE_SIZE, b->apic,
+			 c->vcpu_count, c->vtpm ? &vtpm_engine_libtpms : NULL);
+	snp_run_guest();
+}
+
 bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa)
 {
 	const struct sim_config *c = &m->cfg;
@@ -29,8 +48,7 @@ bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa)
 		(struct csvsm_boot_params *)(m->mem + base + page);
 	struct igvm_memory_map_entry *map =
 		(struct igvm_memory_map_entry *)(m->mem + base + 2 * page);
-	uint32_t apic[SIM_MAX_VCPUS];
-	jmp_buf jmp;
+	struct snp_boot_call b = {.m = m, .params = p, .map = map};
 	unsigned i;
 
 	memset(p, 0, page);
@@ -56,17 +74,11 @@ bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa)
 	map[0].number_of_pages = c->guest_mem_size / page;
 	map[0].entry_type = IGVM_MEMORY_MAP_MEMORY;
 	for (i = 0; i < c->vcpu_count; i++) {
-		apic[i] = i;
+		b.apic[i] = i;
 	}
-	m->svsm_jmp = &jmp;
-	if (setjmp(jmp) != 0) {
-		m->svsm_jmp = NULL;
+	if (!sim_svsm_call(m, boot_call, &b)) {
 		return false; /* the boot terminated */
 	}
-	*boot_vmsa = snp_boot(p, gpa_init(base + page), (const uint8_t *)map,
-			      page, apic, c->vcpu_count,
-			      c->vtpm ? &vtpm_engine_libtpms : NULL);
-	snp_run_guest();
-	m->svsm_jmp = NULL;
+	*boot_vmsa = b.boot_vmsa;
 	return true;
 }
