@@ -46,7 +46,7 @@ static void add_page(struct igvm_builder *b, uint64_t gpa, const uint8_t *pg,
 		.gpa = gpa, .compatibility_mask = SNP_MASK, .data_type = type};
 	uint32_t rel;
 
-	if (pg == NULL) { /* host-filled (secrets, CPUID): no file data */
+	if (pg == NULL) { /* no file data: a zero page, or host-filled */
 		igvm_add(b, IGVM_VHT_PAGE_DATA, &p, sizeof(p), -1, 0);
 		return;
 	}
@@ -120,19 +120,16 @@ static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
 				(unsigned long long)svsm_end);
 			return false;
 		}
+		if (s->type == OVMF_SECTION_KERNEL_HASHES) {
+			continue; /* only with a measured kernel */
+		}
+		/* No file data: zero pages, or the host's CPUID table. */
 		for (off = 0; off < s->size; off += IGVM_PAGE) {
-			struct igvm_page_data p = {
-				.gpa = s->base + off,
-				.compatibility_mask = SNP_MASK,
-				.data_type = s->type == OVMF_SECTION_CPUID
-						     ? IGVM_PAGE_DATA_CPUID
-						     : IGVM_PAGE_DATA_NORMAL,
-			};
-
-			if (s->type == OVMF_SECTION_KERNEL_HASHES) {
-				continue; /* only with a measured kernel */
-			}
-			igvm_add(b, IGVM_VHT_PAGE_DATA, &p, sizeof(p), -1, 0);
+			add_page(b, s->base + off, NULL,
+				 s->type == OVMF_SECTION_CPUID
+					 ? IGVM_PAGE_DATA_CPUID
+					 : IGVM_PAGE_DATA_NORMAL,
+				 NULL, NULL);
 		}
 	}
 	params->guest_secrets_gpa = info.has_secrets ? info.secrets_gpa : 0;
