@@ -43,9 +43,11 @@ struct sim_config {
 	bool log_stderr; /* also print the SVSM log on stderr */
 	bool abort_on_panic; /* abort() on an SVSM panic (for fuzzers) */
 	bool vtpm; /* serve a vTPM (libtpms; manufacture + EK cost ~0.1 s) */
-	/* The SVSM's guest requests go through the snp platform's GHCB
-	 * client (src/plat/snp/) and the hypervisor model, from shared
-	 * pages at the SVSM region's end, instead of to the PSP directly. */
+	/* The SVSM runs as the snp platform (src/plat/snp/): booted by
+	 * snp_boot() from boot parameters laid out as csvsm-igvm does,
+	 * entered through snp_serve(), and talking to the hypervisor model
+	 * only through the GHCB (console, guest requests, termination).
+	 * Default: CSVSM_SIM_PLATFORM=snp in the environment. */
 	bool snp_ghcb;
 };
 
