@@ -7,7 +7,8 @@ EMU_FW := $(EMU_OBJ)/csvsm-emu.elf
 EMU_GUEST_ELF := $(EMU_OBJ)/guest.elf
 EMU_GUEST_BIN := $(EMU_OBJ)/guest.bin
 
-FW_BASE_CFLAGS := -std=c11 $(WARNINGS) -Iinclude -ffreestanding -nostdinc \
+FW_BASE_CFLAGS := -std=c11 $(WARNINGS) -Iinclude -Isrc/arch/x86 \
+	-ffreestanding -nostdinc \
 	-isystem $(GCC_INCLUDE) -O2 -g -fno-pic -fno-pie -mno-red-zone \
 	-mgeneral-regs-only -fno-asynchronous-unwind-tables \
 	-fno-strict-aliasing -ftrivial-auto-var-init=zero
@@ -18,8 +19,9 @@ GUEST_CFLAGS := $(FW_BASE_CFLAGS) -fno-stack-protector
 FW_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none \
 	-Wl,-z,noexecstack -Wl,--no-warn-rwx-segments
 
-EMU_PLAT_C := $(sort $(wildcard src/plat/emu/*.c))
-EMU_PLAT_S := $(sort $(wildcard src/plat/emu/*.S)) $(LIBC_S_SRCS)
+EMU_PLAT_C := $(sort $(wildcard src/plat/emu/*.c)) $(X86_C_SRCS)
+EMU_PLAT_S := $(sort $(wildcard src/plat/emu/*.S)) $(X86_S_SRCS) \
+	$(LIBC_S_SRCS)
 # The firmware links Debian's libtpms and libcrypto through the libc layer
 # (src/libc/libc_internal.h); the test guest needs only the mem* functions.
 FW_C_SRCS := $(CORE_SRCS) $(LIBC_SRCS) $(ENGINE_SRCS) $(EMU_PLAT_C) \

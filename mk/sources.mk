@@ -13,6 +13,10 @@ PKI_C := $(PKI_DIR)/test_pki.c
 # The firmware's C library layer (never in hosted builds: glibc is there).
 LIBC_SRCS := $(sort $(wildcard src/libc/*.c))
 LIBC_S_SRCS := $(sort $(wildcard src/libc/*.S))
+# x86-64 code both firmware platforms (emu, snp) share: exception entry,
+# descriptor tables, FPU enable, the stack protector's hook.
+X86_C_SRCS := $(sort $(wildcard src/arch/x86/*.c))
+X86_S_SRCS := $(sort $(wildcard src/arch/x86/*.S))
 SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
 # The snp platform's GHCB client. hw_x86.c is the hardware side of its
 # seam (snp_hw.h); hosted builds use the simulator's (sim/src/ghcb_hv.c).

@@ -274,7 +274,7 @@ void emu_main(uint32_t start_info_pa)
 			  TERM_CSVSM_BAD_BOOT_INFO);
 	}
 	smp_init_bsp(cpus);
-	xcr0 = cpu_enable_fpu();
+	xcr0 = x86_enable_fpu();
 	if (!cpu_has_svm()) {
 		boot_fail("the CPU has no SVM with nested paging (use -cpu "
 			  "EPYC or -cpu qemu64,+svm,+npt)",

@@ -5,8 +5,10 @@
 
 #include <stdint.h>
 
-#define EMU_VEC_WAKEUP 0xF0u
-#define EMU_VEC_SPURIOUS 0xFFu
+#include "trap.h"
+
+#define EMU_VEC_WAKEUP X86_VEC_WAKEUP
+#define EMU_VEC_SPURIOUS X86_VEC_SPURIOUS
 
 void lapic_init(void);
 uint32_t lapic_id(void);

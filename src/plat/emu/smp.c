@@ -21,7 +21,7 @@ extern const uint8_t ap_tramp_end[];
 static struct emu_cpu cpus[SVSM_MAX_CPUS];
 static unsigned ncpus;
 static uint64_t flush_gen;
-static uint64_t boot_ist[EMU_IST_COUNT][512] __attribute__((aligned(16)));
+static uint64_t boot_ist[X86_IST_COUNT][512] __attribute__((aligned(16)));
 
 struct emu_cpu *emu_this_cpu(void)
 {
@@ -55,7 +55,7 @@ struct emu_cpu *emu_cpu_by_apic(uint32_t apic_id)
 
 void smp_init_bsp(unsigned cpu_count)
 {
-	void *ist[EMU_IST_COUNT];
+	void *ist[X86_IST_COUNT];
 	unsigned i;
 
 	ncpus = cpu_count;
@@ -63,13 +63,13 @@ void smp_init_bsp(unsigned cpu_count)
 		cpus[i].index = i;
 		cpus[i].apic_id = i;
 	}
-	for (i = 0; i < EMU_IST_COUNT; i++) {
+	for (i = 0; i < X86_IST_COUNT; i++) {
 		ist[i] = &boot_ist[i][512];
 	}
 	cpus[0].fs = &bsp_fs_block;
 	bsp_fs_block.cpu = &cpus[0];
 	cpus[0].online = true;
-	cpu_init_tables(&cpus[0], ist);
+	x86_tables_load(&cpus[0].tables, ist);
 	lapic_init();
 }
 
@@ -89,16 +89,16 @@ static struct emu_cpu *ap_arriving;
 void emu_ap_main(void)
 {
 	struct emu_cpu *cpu = ap_arriving;
-	void *ist[EMU_IST_COUNT];
+	void *ist[X86_IST_COUNT];
 	unsigned i;
 
-	for (i = 0; i < EMU_IST_COUNT; i++) {
+	for (i = 0; i < X86_IST_COUNT; i++) {
 		ist[i] = stack_alloc(EMU_IST_STACK_ORDER);
 	}
-	cpu_init_tables(cpu, ist);
+	x86_tables_load(&cpu->tables, ist);
 	lapic_init();
 	write_cr0(read_cr0() | CR0_WP);
-	(void)cpu_enable_fpu();
+	(void)x86_enable_fpu();
 	if (lapic_id() != cpu->apic_id) {
 		panic("CPU %u has APIC ID %u, expected %u", cpu->index,
 		      lapic_id(), cpu->apic_id);

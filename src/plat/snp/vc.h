@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "svsm/cpuid_regs.h"
+
 #include "ghcb.h"
 
 /* The CPUID page (spec notes 1.5; Linux struct snp_cpuid_table). */
@@ -33,10 +35,6 @@ struct snp_cpuid_table {
 } __attribute__((packed));
 _Static_assert(sizeof(struct snp_cpuid_table) == 16 + 64 * 48,
 	       "Linux snp_cpuid_table: 3088 bytes");
-
-struct cpuid_regs {
-	uint32_t eax, ebx, ecx, edx;
-};
 
 /** The table is usable: 1..64 entries, as Linux requires. */
 bool snp_cpuid_table_ok(const struct snp_cpuid_table *t);

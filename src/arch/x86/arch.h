@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* x86-64 instructions the emu platform uses, as inline functions. */
-#ifndef EMU_ARCH_H
-#define EMU_ARCH_H
+/*
+ * x86-64 instructions the firmware platforms (emu, snp) use, as inline
+ * functions. On snp, CPUID, port I/O and most MSR accesses raise #VC and
+ * are emulated by its handler (src/plat/snp/vc.h).
+ */
+#ifndef X86_ARCH_H
+#define X86_ARCH_H
 
 #include <stdint.h>
+
+#include "svsm/cpuid_regs.h"
 
 #define MSR_APIC_BASE 0x0000001Bu
 #define MSR_EFER 0xC0000080u
@@ -68,10 +74,6 @@ static inline void wrmsr(uint32_t msr, uint64_t v)
 			 : "memory");
 }
 
-struct cpuid_regs {
-	uint32_t eax, ebx, ecx, edx;
-};
-
 static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t sub)
 {
 	struct cpuid_regs r;
@@ -129,4 +131,4 @@ static inline void halt_forever(void)
 	}
 }
 
-#endif /* EMU_ARCH_H */
+#endif /* X86_ARCH_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Interrupt entry stubs. Every stub leaves the same frame for
- * emu_interrupt(): the 15 GPRs, vector, error code (0 where the CPU pushes
- * none), then the CPU's RIP, CS, RFLAGS, RSP, SS.
+ * Interrupt entry stubs. Every stub leaves the same frame, struct
+ * trap_frame (trap.h), for arch_trap(), and returns with IRETQ to what
+ * the handler left in it.
  */
 	.macro STUB_NOERR n
 	.balign 16
@@ -72,7 +72,7 @@ isr_common:
 	push %r15
 	mov %rsp, %rdi
 	cld
-	call emu_interrupt
+	call arch_trap
 	pop %r15
 	pop %r14
 	pop %r13
