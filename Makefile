@@ -15,10 +15,12 @@ include mk/host.mk
 include mk/fuzz.mk
 include mk/checks.mk
 include mk/emu.mk
+include mk/snp.mk
 
 .PHONY: all setup run run-sim check bench fuzz clean format
 
-all: $(HOST_BINS) $(ASAN_BINS) $(FUZZ_TARGETS) $(EMU_FW) freestanding-check
+all: $(HOST_BINS) $(ASAN_BINS) $(FUZZ_TARGETS) $(EMU_FW) $(SNP_FW) \
+	freestanding-check
 
 # Installs the Debian packages the build and tests need (idempotent).
 setup:

@@ -22,7 +22,7 @@ banned-check:
 	@scripts/check-banned.sh
 
 # The snp platform's sources are firmware code too.
-FREESTANDING_SRCS := $(CORE_SRCS) $(SNP_PLAT_SRCS) $(SNP_HW_SRCS)
+FREESTANDING_SRCS := $(CORE_SRCS) $(SNP_PLAT_SRCS)
 freestanding-check:
 	@for f in $(FREESTANDING_SRCS); do \
 		$(CC) $(FREESTANDING_FLAGS) $$f || exit 1; \

@@ -18,14 +18,15 @@ LIBC_S_SRCS := $(sort $(wildcard src/libc/*.S))
 X86_C_SRCS := $(sort $(wildcard src/arch/x86/*.c))
 X86_S_SRCS := $(sort $(wildcard src/arch/x86/*.S))
 SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
-# The snp platform's GHCB client. hw_x86.c is the hardware side of its
-# seam (snp_hw.h); hosted builds use the simulator's (sim/src/ghcb_hv.c).
-SNP_HW_SRCS := src/plat/snp/hw_x86.c
-SNP_PLAT_SRCS := $(filter-out $(SNP_HW_SRCS),\
-	$(sort $(wildcard src/plat/snp/*.c)))
+# The snp platform's GHCB client, which hosted builds run against the
+# simulator's side of its seam (snp_hw.h: sim/src/ghcb_hv.c); the
+# hardware side is src/plat/snp/hw (mk/snp.mk).
+SNP_PLAT_SRCS := $(sort $(wildcard src/plat/snp/*.c))
 SIM_SRCS := $(sort $(wildcard sim/src/*.c))
+# The page-table builder is plain C: its unit test runs it hosted.
+X86_HOSTED_SRCS := src/arch/x86/pgtable.c
 LIB_SRCS := $(CORE_SRCS) $(SIM_PLAT_SRCS) $(SIM_SRCS) $(ENGINE_SRCS) \
-	$(PKI_C) $(SNP_PLAT_SRCS)
+	$(PKI_C) $(SNP_PLAT_SRCS) $(X86_HOSTED_SRCS)
 
 TEST_FW_SRCS := $(sort $(wildcard test/framework/*.c))
 TEST_SRCS := $(sort $(wildcard test/unit/*.c test/sim/*.c))

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define CSVSM_BOOT_MAGIC 0x4D565343u /* "CSVM" */
-#define CSVSM_BOOT_VERSION 1u
+#define CSVSM_BOOT_VERSION 2u
 
 struct csvsm_boot_params {
 	uint32_t magic;
@@ -21,6 +21,7 @@ struct csvsm_boot_params {
 	uint64_t psp_secrets_gpa;      /* the PSP's, VMPL0 only */
 	uint64_t svsm_cpuid_gpa;       /* the SVSM's CPUID page */
 	uint64_t memory_map_gpa;       /* the loader's map (unmeasured) */
+	uint64_t vp_count_gpa;	       /* the loader's VP count (unmeasured) */
 	uint64_t svsm_shared_gpa;      /* CSVSM_SHARED_PAGES, made shared */
 	uint64_t svsm_heap_gpa;	       /* heap from here to the region's end */
 	uint64_t svsm_entry_rip;       /* where the SVSM's CPUs start */
@@ -33,11 +34,12 @@ struct csvsm_boot_params {
 	uint32_t guest_vmpl;
 	uint32_t reserved;
 };
-_Static_assert(sizeof(struct csvsm_boot_params) == 0x88, "boot params");
+_Static_assert(sizeof(struct csvsm_boot_params) == 0x90, "boot params");
 
-/* The boot CPU's GHCB, its #HV doorbell page, then its guest-request
+/* The boot CPU's GHCB, its #HV doorbell page, then the guest-request
  * pages: request, response, four pages of certificates (what Linux's
- * 16 KiB buffer holds). */
+ * 16 KiB buffer holds). Each other CPU gets its own GHCB and doorbell
+ * page from the heap. */
 #define CSVSM_SHARED_PAGES 8u
 
 /* The loader's memory map entries (IGVM_VHS_MEMORY_MAP_ENTRY), written

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The initial state of the SVSM's own CPUs on snp: VMPL0, 32-bit
- * protected mode with flat segments and paging off, at the image's entry,
- * with SNPActive and Restricted Injection. One definition for the boot
- * CPU's VMSA in the IGVM image (tools/igvm) and the APs the SVSM starts
- * itself (src/plat/snp/snp_aps.c), so both start the same way.
+ * The initial state of the SVSM's own CPUs on snp: VMPL0, 64-bit mode
+ * on the page tables at @cr3 (flat segments, NX and write protection on,
+ * interrupts off), at the image's entry, with SNPActive and Restricted
+ * Injection. The entry code tells the boot CPU from the others by RDI
+ * (0: the boot CPU, RSI its boot parameters; else the CPU's own block). One
+ * definition for the boot CPU's VMSA in the IGVM image (tools/igvm) and the APs
+ * the SVSM starts itself (src/plat/snp/snp_aps.c), so both start the same way.
  */
 #ifndef SVSM_SVSM_VMSA_H
 #define SVSM_SVSM_VMSA_H
@@ -18,6 +20,14 @@
 #define SVSM_VMSA_SEV_FEATURES                                                 \
 	(SEV_FEAT_SNP_ACTIVE | SEV_FEAT_RESTRICTED_INJECTION)
 
-void svsm_vmsa_init(struct snp_vmsa *v, uint64_t entry_rip);
+/* The GDT selectors the entry code finds loaded (src/arch/x86/trap.h). */
+#define SVSM_VMSA_SEL_CODE64 0x18u
+#define SVSM_VMSA_SEL_DATA 0x10u
+
+struct svsm_vmsa_regs {
+	uint64_t rip, cr3, rsp, rdi, rsi;
+};
+
+void svsm_vmsa_init(struct snp_vmsa *v, const struct svsm_vmsa_regs *r);
 
 #endif /* SVSM_SVSM_VMSA_H */

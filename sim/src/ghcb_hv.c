@@ -69,6 +69,23 @@ void snp_hw_halt(void)
 	abort(); /* the model never returns from a termination */
 }
 
+/* The model runs every SVSM entry on one host thread, as the boot CPU. */
+struct snp_cpu *snp_hw_this_cpu(void)
+{
+	return hv()->snp_cpu;
+}
+
+void snp_hw_set_cpu(struct snp_cpu *c)
+{
+	hv()->snp_cpu = c;
+}
+
+void snp_hw_ap_prepare(struct snp_cpu *c, struct snp_vmsa *v)
+{
+	(void)c;
+	(void)v; /* no AP code runs in the model */
+}
+
 static void terminate(struct sim_machine *m, uint32_t set, uint32_t code)
 {
 	m->snp_term_set = set;

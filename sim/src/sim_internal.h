@@ -53,7 +53,8 @@ struct sim_machine {
 	struct sim_ghcb_stats ghcb;
 	jmp_buf *snp_jmp;
 	uint32_t snp_term_set, snp_term_code;
-	uint64_t snp_sev_status;       /* MSR_AMD64_SEV as snp code reads it */
+	uint64_t snp_sev_status; /* MSR_AMD64_SEV as snp code reads it */
+	struct snp_cpu *snp_cpu; /* the snp code's CPU (snp_hw_this_cpu) */
 	uint8_t ghcb_fuzz_reply[4096]; /* SIM_GHCB_FUZZ's reply page */
 	uint64_t ghcb_fuzz_msr;
 	struct psp_model psp;

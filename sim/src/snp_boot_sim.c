@@ -7,8 +7,8 @@
  * its first run-VMPL; afterwards each entry runs snp_serve().
  *
  * SVSM region layout (as csvsm-igvm lays out the image's pages): the
- * PSP's secrets page, boot parameters, memory map, CPUID page, the
- * shared pages (GHCB, #HV doorbell, guest requests), then the heap.
+ * PSP's secrets page, boot parameters, memory map, CPUID page, VP count,
+ * the shared pages (GHCB, #HV doorbell, guest requests), then the heap.
  */
 #include <string.h>
 
@@ -33,10 +33,10 @@ static void boot_call(void *arg)
 	struct snp_boot_call *b = arg;
 	const struct sim_config *c = &b->m->cfg;
 
-	b->boot_vmsa =
-		snp_boot(b->params, gpa_init(c->svsm_base + SNP_PAGE_SIZE),
-			 (const uint8_t *)b->map, SNP_PAGE_SIZE, b->apic,
-			 c->vcpu_count, c->vtpm ? &vtpm_engine_libtpms : NULL);
+	b->boot_vmsa = snp_boot(
+		b->params, gpa_init(c->svsm_base + SNP_PAGE_SIZE),
+		(const uint8_t *)b->map, SNP_PAGE_SIZE, b->apic, c->vcpu_count,
+		c->vtpm ? &vtpm_engine_libtpms : NULL, 0);
 	snp_run_guest();
 }
 
@@ -60,8 +60,9 @@ bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa)
 		.psp_secrets_gpa = base,
 		.svsm_cpuid_gpa = base + 3 * page,
 		.memory_map_gpa = base + 2 * page,
-		.svsm_shared_gpa = base + 4 * page,
-		.svsm_heap_gpa = base + (4 + CSVSM_SHARED_PAGES) * page,
+		.vp_count_gpa = base + 4 * page,
+		.svsm_shared_gpa = base + 5 * page,
+		.svsm_heap_gpa = base + (5 + CSVSM_SHARED_PAGES) * page,
 		.svsm_entry_rip = base, /* the sim SVSM has no code there */
 		.guest_secrets_gpa = c->guest_secrets_gpa,
 		.guest_cpuid_gpa = 0,
@@ -71,6 +72,8 @@ bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa)
 		.guest_vmpl = c->guest_vmpl,
 	};
 	memset(map, 0, page);
+	memset(m->mem + base + 4 * page, 0, page);
+	memcpy(m->mem + base + 4 * page, &c->vcpu_count, sizeof(uint32_t));
 	map[0].number_of_pages = c->guest_mem_size / page;
 	map[0].entry_type = IGVM_MEMORY_MAP_MEMORY;
 	for (i = 0; i < c->vcpu_count; i++) {

@@ -4,31 +4,55 @@
 
 #include "svsm/std.h"
 
-void svsm_vmsa_init(struct snp_vmsa *v, uint64_t entry_rip)
+#define EFER_SVME (1ull << 12) /* required in an SNP VMSA */
+#define EFER_LME (1ull << 8)
+#define EFER_LMA (1ull << 10)
+#define EFER_NXE (1ull << 11)
+#define CR0_PE (1ull << 0)
+#define CR0_MP (1ull << 1)
+#define CR0_ET (1ull << 4)
+#define CR0_NE (1ull << 5)
+#define CR0_WP (1ull << 16)
+#define CR0_PG (1ull << 31)
+#define CR4_PAE (1ull << 5)
+
+void svsm_vmsa_init(struct snp_vmsa *v, const struct svsm_vmsa_regs *r)
 {
 	/* Attributes in the VMSA's packed form: type, S, DPL, P, then
-	 * AVL, L, D/B, G (APM vol. 2 15.5). */
-	struct vmsa_seg code = {
-		.selector = 0x08, .attrib = 0xC9B, .limit = 0xFFFFFFFF};
-	struct vmsa_seg data = {
-		.selector = 0x10, .attrib = 0xC93, .limit = 0xFFFFFFFF};
+	 * AVL, L, D/B, G (APM vol. 2 15.5). Code: execute/read, accessed,
+	 * L set, D clear (64-bit); data: read/write, accessed. */
+	struct vmsa_seg code = {.selector = SVSM_VMSA_SEL_CODE64,
+				.attrib = 0xA9B,
+				.limit = 0xFFFFFFFF};
+	struct vmsa_seg data = {.selector = SVSM_VMSA_SEL_DATA,
+				.attrib = 0xC93,
+				.limit = 0xFFFFFFFF};
 
 	memset(v, 0, sizeof(*v));
 	v->cs = code;
-	v->ds = v->es = v->ss = v->fs = v->gs = data;
+	v->ds = v->es = v->ss = data;
+	/* FS and GS null: their bases are MSRs, the entry code sets FS. */
+	v->fs = v->gs = (struct vmsa_seg){.attrib = 0, .limit = 0xFFFFFFFF};
 	v->ldtr = (struct vmsa_seg){.attrib = 0x82, .limit = 0xFFFF};
 	v->tr = (struct vmsa_seg){.attrib = 0x8B, .limit = 0xFFFF};
-	v->gdtr.limit = v->idtr.limit = 0xFFFF;
-	v->efer = 0x1000; /* SVME: required in an SNP VMSA */
-	v->cr0 = 0x11;	  /* PE, ET */
-	v->rflags = 0x2;
+	/* No IDT until the entry code loads one: an exception before then
+	 * shuts the VM down, which is what it must do. */
+	v->gdtr.limit = v->idtr.limit = 0;
+	v->efer = EFER_SVME | EFER_LME | EFER_LMA | EFER_NXE;
+	v->cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | CR0_PG;
+	v->cr4 = CR4_PAE;
+	v->cr3 = r->cr3;
+	v->rflags = 0x2; /* IF clear: the SVSM takes no interrupts */
 	v->dr6 = 0xFFFF0FF0;
 	v->dr7 = 0x400;
 	v->g_pat = 0x0007040600070406ull;
 	v->xcr0 = 1;
 	v->mxcsr = 0x1F80;
 	v->x87_fcw = 0x37F;
-	v->rip = entry_rip;
+	v->rip = r->rip;
+	v->rsp = r->rsp;
+	v->rdi = r->rdi;
+	v->rsi = r->rsi;
 	v->vmpl = 0;
 	v->sev_features = SVSM_VMSA_SEV_FEATURES;
 }

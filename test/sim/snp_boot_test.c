@@ -37,13 +37,15 @@ TEST(snp_boot, ghcb_aps_console_and_run_vmpl)
 		    s.registered_gpa < sim_svsm_base(m) + sim_svsm_size(m));
 	ASSERT_TRUE(sim_rmp_query(m, s.registered_gpa, &i));
 	EXPECT_FALSE(i.assigned);
-	/* Three APs, each a VMPL0 VMSA in SVSM memory, APIC IDs 1..3. */
-	EXPECT_EQ(s.ap_created, 3);
+	/* Three APs, each a VMPL0 VMSA in SVSM memory, APIC IDs 1..3; then
+	 * the guest's boot VMSA, at VMPL1 (exit_info_1 [19:16]) on the
+	 * boot CPU's APIC ID 0, the VMSA svsm_init() built. */
+	EXPECT_EQ(s.ap_created, 4);
 	EXPECT_TRUE(s.ap_vmsa_ok);
-	EXPECT_EQ(s.ap_apic_id, 3);
-	EXPECT_EQ(s.ap_info1 & 0xFFFFFFFFull, SVM_VMGEXIT_AP_CREATE);
-	EXPECT_TRUE(s.ap_vmsa_gpa >= sim_svsm_base(m) &&
-		    s.ap_vmsa_gpa < sim_svsm_base(m) + sim_svsm_size(m));
+	EXPECT_EQ(s.ap_apic_id, 0);
+	EXPECT_EQ(s.ap_info1 & 0xFFFFFFFFull,
+		  SVM_VMGEXIT_AP_CREATE | (1ull << 16));
+	EXPECT_EQ(s.ap_vmsa_gpa, sim_vmsa_gpa(m, 0));
 	/* The boot log reached COM1 through the GHCB. */
 	EXPECT_TRUE(s.console_bytes > 0);
 	EXPECT_TRUE(strstr(sim_console(m), "on snp") != NULL);

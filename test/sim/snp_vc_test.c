@@ -86,10 +86,12 @@ static void boot(void *arg)
 	ghcb_cpu_init(&cpu, gpa_init(GHCB_GPA));
 }
 
+static bool no_ghcb; /* the CPU's GHCB is not registered yet */
+
 static void vc(void *arg)
 {
 	(void)arg;
-	snp_vc_handle(&cpu, &table, &regs, exit_code, insn);
+	snp_vc_handle(no_ghcb ? NULL : &cpu, &table, &regs, exit_code, insn);
 }
 
 static struct sim_machine *vc_machine(void)
@@ -183,4 +185,27 @@ TEST(snp_vc, replies_without_registers_and_strange_exits_terminate)
 	EXPECT_FALSE(emulate(m, SVM_EXIT_MSR, rdmsr, 2, &code));
 	EXPECT_EQ(code, TERM_CSVSM_GHCB_RESPONSE);
 	EXPECT_EQ(regs.rax, 0x5555); /* nothing read as zero */
+}
+
+TEST(snp_vc, before_the_ghcb_only_cpuid_is_served)
+{
+	struct sim_machine *m = vc_machine();
+	static const uint8_t cpuid[] = {0x0F, 0xA2};
+	static const uint8_t wrmsr[] = {0x0F, 0x30};
+	static const uint8_t out_imm_al[] = {0xE6, 0x80};
+	struct sim_ghcb_stats before, after;
+	uint32_t code = 0;
+
+	no_ghcb = true;
+	sim_ghcb_get_stats(m, &before);
+	regs = (struct vc_regs){.rax = 0x8000001F, .rip = 0x1000};
+	EXPECT_TRUE(emulate(m, SVM_EXIT_CPUID, cpuid, 2, &code));
+	EXPECT_EQ(regs.rbx, 0x173);
+	EXPECT_FALSE(emulate(m, SVM_EXIT_MSR, wrmsr, 2, &code));
+	EXPECT_EQ(code, TERM_CSVSM_UNEXPECTED_VC);
+	EXPECT_FALSE(emulate(m, SVM_EXIT_IOIO, out_imm_al, 2, &code));
+	EXPECT_EQ(code, TERM_CSVSM_UNEXPECTED_VC);
+	sim_ghcb_get_stats(m, &after);
+	EXPECT_EQ(after.nae_calls, before.nae_calls); /* nothing sent */
+	no_ghcb = false;
 }

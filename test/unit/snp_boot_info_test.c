@@ -39,6 +39,7 @@ static void igvm_params(struct csvsm_boot_params *p)
 	p->psp_secrets_gpa = 0x684000;
 	p->svsm_cpuid_gpa = 0x685000;
 	p->memory_map_gpa = 0x686000;
+	p->vp_count_gpa = 0x687000;
 	p->svsm_shared_gpa = 0x689000;
 	p->svsm_heap_gpa = 0x691000;
 	p->guest_secrets_gpa = 0x80d000;

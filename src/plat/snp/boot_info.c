@@ -93,6 +93,7 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 	if (!page_in(p->psp_secrets_gpa, base, size) ||
 	    !page_in(p->svsm_cpuid_gpa, base, size) ||
 	    !page_in(p->memory_map_gpa, base, size) ||
+	    !page_in(p->vp_count_gpa, base, size) ||
 	    !page_in(p->svsm_heap_gpa, base, size) ||
 	    !page_in(p->svsm_shared_gpa, base, size) ||
 	    p->svsm_shared_gpa + CSVSM_SHARED_PAGES * PAGE > p->svsm_heap_gpa) {
@@ -106,6 +107,9 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 		    CSVSM_SHARED_PAGES * PAGE) ||
 	    page_in(p->memory_map_gpa, p->svsm_shared_gpa,
 		    CSVSM_SHARED_PAGES * PAGE) ||
+	    page_in(p->vp_count_gpa, p->svsm_shared_gpa,
+		    CSVSM_SHARED_PAGES * PAGE) ||
+	    p->vp_count_gpa >= p->svsm_heap_gpa ||
 	    p->psp_secrets_gpa >= p->svsm_heap_gpa ||
 	    p->svsm_cpuid_gpa >= p->svsm_heap_gpa ||
 	    p->memory_map_gpa >= p->svsm_heap_gpa) {

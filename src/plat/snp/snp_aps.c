@@ -1,38 +1,60 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The SVSM's own application processors on snp: for each AP the boot CPU
- * builds a VMPL0 VMSA in SVSM memory (svsm/svsm_vmsa.h), marks it a VMSA
- * with RMPADJUST (so no lower VMPL can touch it and the hypervisor can
- * run it) and asks the hypervisor to create the vCPU (NAE 0x8000_0013).
- * The AP entry code that such a CPU runs (its own GHCB, then the request
- * loop) is part of the snp firmware image, which does not exist yet.
+ * The SVSM's own application processors on snp. For each AP the boot CPU
+ * takes from the heap its struct snp_cpu, its GHCB and #HV doorbell pages
+ * (still private: the AP shares and registers them itself, as only it
+ * can register its GHCB) and a VMPL0 VMSA (svsm/svsm_vmsa.h) on the
+ * SVSM's page tables. The VMSA is marked a VMSA with RMPADJUST (so no
+ * lower VMPL can touch it and the hypervisor can run it) and the
+ * hypervisor is asked to create the vCPU (NAE 0x8000_0013). The AP's
+ * entry code (hw/entry.S) finds its struct snp_cpu through RDI.
  */
 #include "svsm/check.h"
 #include "svsm/log.h"
 #include "svsm/mem.h"
 #include "svsm/page_state.h"
+#include "svsm/std.h"
 #include "svsm/svsm_vmsa.h"
 #include "svsm/terminate.h"
 
 #include "abi/snp.h"
 
+#include "snp_hw.h"
 #include "snp_main.h"
 
+#define CPU_ORDER 1u /* struct snp_cpu: two pages (a GHCB reply copy) */
+
+_Static_assert(sizeof(struct snp_cpu) <= (4096u << CPU_ORDER), "CPU_ORDER");
+
+static void *ap_page(unsigned order, unsigned i)
+{
+	void *p = page_alloc(order);
+
+	if (p == NULL) {
+		LOG_ERROR("snp: no memory for AP %u", i);
+		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_NO_MEMORY);
+	}
+	memset(p, 0, (size_t)4096 << order);
+	return p;
+}
+
 void snp_start_aps(struct ghcb_cpu *g, const uint32_t *apic_ids, unsigned count,
-		   uint64_t entry_rip)
+		   uint64_t entry_rip, uint64_t cr3)
 {
 	unsigned i;
 
 	for (i = 1; i < count; i++) {
-		struct snp_vmsa *v = page_alloc(0);
+		struct snp_cpu *c = ap_page(CPU_ORDER, i);
+		struct snp_vmsa *v = ap_page(0, i);
+		struct svsm_vmsa_regs regs = {.rip = entry_rip, .cr3 = cr3};
 		gpa_t gpa;
 
-		if (v == NULL) {
-			LOG_ERROR("snp: no memory for AP %u's VMSA", i);
-			ghcb_msr_terminate(TERM_SET_CSVSM,
-					   TERM_CSVSM_NO_MEMORY);
-		}
-		svsm_vmsa_init(v, entry_rip);
+		c->index = i;
+		c->apic_id = apic_ids[i];
+		c->ghcb_gpa = page_to_gpa(ap_page(0, i));
+		c->doorbell_gpa = page_to_gpa(ap_page(0, i));
+		svsm_vmsa_init(v, &regs);
+		snp_hw_ap_prepare(c, v);
 		gpa = page_to_gpa(v);
 		/* SVSM heap memory, validated and VMPL0-only: setting the
 		 * VMSA bit cannot fail unless an invariant broke. */

@@ -9,6 +9,7 @@
  */
 #include "snp_main.h"
 
+#include "svsm/check.h"
 #include "svsm/log.h"
 #include "svsm/request.h"
 #include "svsm/std.h"
@@ -40,11 +41,37 @@ static void bad_boot(const char *why)
 	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_BAD_BOOT_INFO);
 }
 
+void snp_cpu_online(struct snp_cpu *c)
+{
+	ghcb_cpu_init(&c->ghcb, c->ghcb_gpa);
+	snp_make_shared(&c->ghcb, c->doorbell_gpa, 1);
+	c->doorbell = snp_hw_map_shared(c->doorbell_gpa);
+	if (c->doorbell == NULL) {
+		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_PSC_FAILED);
+	}
+	snp_hv_doorbell_register(&c->ghcb, c->doorbell_gpa);
+	c->online = true;
+}
+
+static struct snp_cpu *this_cpu(void)
+{
+	struct snp_cpu *c = snp_hw_this_cpu();
+
+	CHECK(c != NULL && c->online);
+	return c;
+}
+
+struct ghcb_cpu *snp_this_ghcb(void)
+{
+	return &this_cpu()->ghcb;
+}
+
 gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	       const uint8_t *memory_map, size_t map_len,
 	       const uint32_t *apic_ids, unsigned cpu_count,
-	       const struct vtpm_engine *vtpm)
+	       const struct vtpm_engine *vtpm, uint64_t cr3)
 {
+	struct snp_cpu *boot = &snp.boot_cpu;
 	struct mem_range ram[MEMMAP_MAX_RAM];
 	struct svsm_boot_info info;
 	gpa_t shared, boot_vmsa = gpa_init(0);
@@ -69,11 +96,15 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 		bad_boot("no CPUs or too many");
 	}
 	shared = gpa_init(params->svsm_shared_gpa);
-	ghcb_cpu_init(&snp.ghcb, shared);
-	snp_make_shared(&snp.ghcb, gpa_init(gpa_val(shared) + PAGE),
-			CSVSM_SHARED_PAGES - 1);
+	boot->ghcb_gpa = shared;
+	boot->doorbell_gpa = gpa_init(gpa_val(shared) + PAGE);
+	boot->apic_id = apic_ids[0];
+	snp_hw_set_cpu(boot);
+	snp_cpu_online(boot);
+	snp_make_shared(&boot->ghcb, gpa_init(gpa_val(shared) + 2 * PAGE),
+			CSVSM_SHARED_PAGES - 2);
 	snp.greq = (struct snp_greq){
-		.ghcb = &snp.ghcb,
+		.ghcb = &boot->ghcb,
 		.req_gpa = gpa_init(gpa_val(shared) + 2 * PAGE),
 		.rsp_gpa = gpa_init(gpa_val(shared) + 3 * PAGE),
 		.certs_gpa = gpa_init(gpa_val(shared) + 4 * PAGE),
@@ -83,12 +114,10 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 			snp_hw_map_shared(gpa_init(gpa_val(shared) + 4 * PAGE)),
 		.certs_pages = CSVSM_SHARED_PAGES - 4,
 	};
-	snp.doorbell = snp_hw_map_shared(gpa_init(gpa_val(shared) + PAGE));
 	if (snp.greq.req == NULL || snp.greq.rsp == NULL ||
-	    snp.greq.certs == NULL || snp.doorbell == NULL) {
+	    snp.greq.certs == NULL) {
 		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_PSC_FAILED);
 	}
-	snp_hv_doorbell_register(&snp.ghcb, gpa_init(gpa_val(shared) + PAGE));
 	snp.ready = true;
 	for (i = 0; i < cpu_count; i++) {
 		info.apic_ids[i] = apic_ids[i];
@@ -101,18 +130,31 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	snp.guest_vmpl = info.guest_vmpl;
 	/* The APs enter where the boot CPU did: the image's entry, which
 	 * the boot parameters record. */
-	snp_start_aps(&snp.ghcb, apic_ids, cpu_count, params->svsm_entry_rip);
+	snp_start_aps(&boot->ghcb, apic_ids, cpu_count, params->svsm_entry_rip,
+		      cr3);
+	/* The guest's boot vCPU: its VMSA at its VMPL on this CPU's APIC
+	 * ID, which run-VMPL then runs. svsm_init() made the page a VMSA;
+	 * the features are what svsm_init() checked. */
+	ghcb_ap_create(&boot->ghcb, boot->apic_id, boot_vmsa, snp.guest_vmpl,
+		       params->guest_sev_features);
 	return boot_vmsa;
 }
 
 void snp_hv_entry(void)
 {
-	snp_hv_handle(snp.doorbell);
+	struct snp_cpu *c = snp_hw_this_cpu();
+
+	/* An #HV before this CPU registered its doorbell page: nothing
+	 * the SVSM asked for can be pending. */
+	if (c == NULL || !c->online) {
+		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_UNEXPECTED_EVENT);
+	}
+	snp_hv_handle(c->doorbell);
 }
 
 void snp_run_guest(void)
 {
-	ghcb_run_vmpl(&snp.ghcb, snp.guest_vmpl);
+	ghcb_run_vmpl(&this_cpu()->ghcb, snp.guest_vmpl);
 }
 
 enum request_outcome snp_serve(struct svsm_cpu *cpu)
@@ -125,15 +167,16 @@ enum request_outcome snp_serve(struct svsm_cpu *cpu)
 
 void snp_console_write(const char *s, size_t len)
 {
+	struct snp_cpu *c = snp_hw_this_cpu();
 	size_t i;
 
 	/* No GHCB yet: nowhere to write. Already writing: a GHCB failure
 	 * is being logged from inside the console's own GHCB call, and the
 	 * termination that follows says what happened. */
-	if (!snp.ready || snp.console_busy) {
+	if (c == NULL || !c->online || c->console_busy) {
 		return;
 	}
-	snp.console_busy = true;
+	c->console_busy = true;
 	for (i = 0; i < len; i++) {
 		struct ghcb_in in = {.exit_code = SVM_EXIT_IOIO,
 				     .info1 = IOIO_OUT8(COM1),
@@ -141,13 +184,16 @@ void snp_console_write(const char *s, size_t len)
 				     .has_rax = true};
 		struct ghcb_out out;
 
-		ghcb_call(&snp.ghcb, &in, &out);
+		ghcb_call(&c->ghcb, &in, &out);
 	}
-	snp.console_busy = false;
+	c->console_busy = false;
 }
 
 uint64_t snp_plat_guest_request(const void *req, void *rsp, void *certs,
 				size_t *certs_len)
 {
+	/* The guest-message lock serialises requests; the GHCB is the
+	 * calling CPU's. */
+	snp.greq.ghcb = snp_this_ghcb();
 	return snp_guest_request(&snp.greq, req, rsp, certs, certs_len);
 }

@@ -193,6 +193,11 @@ static void vc_ioio(struct ghcb_cpu *g, struct vc_regs *r, const uint8_t *p)
 void snp_vc_handle(struct ghcb_cpu *g, const struct snp_cpuid_table *cpuid,
 		   struct vc_regs *r, uint64_t exit_code, const uint8_t *insn)
 {
+	/* Before this CPU's GHCB is registered only CPUID can be served;
+	 * the SVSM does nothing else that traps that early. */
+	if (g == NULL && exit_code != SVM_EXIT_CPUID) {
+		unexpected(exit_code);
+	}
 	switch (exit_code) {
 	case SVM_EXIT_CPUID:
 		if (insn[0] != 0x0F || insn[1] != 0xA2) {

@@ -60,7 +60,8 @@ struct vc_regs {
  * raised #VC with @exit_code, and advance rip past it. CPUID comes from
  * @cpuid; RDMSR/WRMSR and IN/OUT go through the GHCB, and a reply that
  * lacks the registers it must return terminates. An exit the SVSM never
- * causes terminates with TERM_CSVSM_UNEXPECTED_VC.
+ * causes terminates with TERM_CSVSM_UNEXPECTED_VC. @g is NULL before
+ * the CPU's GHCB is registered: then only CPUID is served.
  */
 void snp_vc_handle(struct ghcb_cpu *g, const struct snp_cpuid_table *cpuid,
 		   struct vc_regs *r, uint64_t exit_code, const uint8_t *insn);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Entropy and time for the SVSM on emu (plat_entropy, plat_clock_ns).
- * RDRAND is QEMU's (seeded from the host's getrandom): under emulation the
- * host sees everything anyway, which the threat model for emu states. On
- * snp the same instruction is the CPU's DRNG.
+ * Entropy and time for the firmware platforms (plat_entropy,
+ * plat_clock_ns). On snp RDRAND is the CPU's DRNG, which the hypervisor
+ * cannot intercept; on emu it is QEMU's (seeded from the host's
+ * getrandom): under emulation the host sees everything anyway, which the
+ * threat model for emu states.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -52,8 +53,9 @@ bool plat_entropy(void *buf, size_t len)
 
 /*
  * TSC ticks taken as nanoseconds: monotonic, with a rate that is only
- * approximately right (QEMU's TSC runs near the host's GHz rate). Nothing
- * in the SVSM needs more than ordering and rough timeouts.
+ * approximately right (a GHz-class TSC; on snp without Secure TSC the
+ * hypervisor can also skew it). Nothing in the SVSM needs more than
+ * ordering and rough timeouts.
  */
 uint64_t plat_clock_ns(void)
 {

@@ -1,14 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * snp_hw.h on SEV-SNP hardware: the GHCB MSR, VMGEXIT, SEV_STATUS. Built
- * freestanding today (freestanding-check); the firmware image that links
- * it arrives with the snp platform's boot code.
- *
- * snp_hw_map_shared() needs the snp page tables (C-bit clear mappings),
- * which that boot code will own; until then it maps nothing, so the GHCB
- * client refuses to run rather than touch a private page as shared.
+ * snp_hw.h on SEV-SNP hardware: the GHCB MSR, VMGEXIT, SEV_STATUS, one
+ * instruction each. The mappings are hw/paging.c's, the per-CPU state
+ * hw/fw_main.c's.
  */
-#include "snp_hw.h"
+#include "../snp_hw.h"
 
 #define MSR_AMD64_SEV 0xC0010131u
 #define MSR_GHCB 0xC0010130u
@@ -47,12 +43,6 @@ void snp_hw_vmgexit(void)
 uint64_t snp_hw_sev_status(void)
 {
 	return rdmsr(MSR_AMD64_SEV);
-}
-
-void *snp_hw_map_shared(gpa_t gpa)
-{
-	(void)gpa;
-	return 0;
 }
 
 void snp_hw_halt(void)

@@ -1,0 +1,24 @@
+# The snp firmware: the SVSM for SEV-SNP hardware, an ELF that csvsm-igvm
+# packs into build/csvsm.igvm. It shares every object but its platform's
+# with the emu firmware (same flags, same rules: mk/emu.mk); what is its
+# own is src/plat/snp (the GHCB client, which the simulator also runs)
+# and src/plat/snp/hw (entry, traps, page tables, instructions).
+
+SNP_OBJ := $(BUILD)/snp
+SNP_FW := $(SNP_OBJ)/csvsm-snp.elf
+SNP_HW_C := $(sort $(wildcard src/plat/snp/hw/*.c))
+SNP_HW_S := $(sort $(wildcard src/plat/snp/hw/*.S))
+SNP_FW_C_SRCS := $(CORE_SRCS) $(LIBC_SRCS) $(ENGINE_SRCS) $(X86_C_SRCS) \
+	$(SNP_PLAT_SRCS) $(SNP_HW_C)
+SNP_FW_S_SRCS := $(X86_S_SRCS) $(LIBC_S_SRCS) $(SNP_HW_S)
+
+$(SNP_FW): $(call fw_objs,$(SNP_FW_S_SRCS) $(SNP_FW_C_SRCS)) \
+		src/plat/snp/hw/snp.ld
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(FW_LDFLAGS) -Wl,--gc-sections -Wl,-T,src/plat/snp/hw/snp.ld \
+		$(call fw_objs,$(SNP_FW_S_SRCS) $(SNP_FW_C_SRCS)) \
+		$(TPM_ARCHIVES) -lgcc -o $@
+
+.PHONY: snp
+snp: $(SNP_FW)

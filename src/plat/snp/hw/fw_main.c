@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The snp firmware's C entry points (from entry.S). The boot CPU:
+ *   descriptor tables and IST stacks first (so a #VC can be served),
+ *   the boot parameters copied and checked, the CPUID page copied, the
+ *   C-bit from it, the loader's memory map and VP count, the SVSM's own
+ *   page tables, the FPU (CPUID: the first #VC), then snp_boot() and the
+ *   request loop. An AP: its tables, the FPU, its GHCB, the loop.
+ *
+ * Threats: the boot parameters, the CPUID page (checked by the PSP at
+ * launch) and the image are measured; the memory map and VP count are
+ * the loader's (hostile, checked before use: snp_memory_map() and the
+ * bound below). Every failure terminates with a named reason.
+ */
+#include "svsm/check.h"
+#include "svsm/log.h"
+#include "svsm/mem.h"
+#include "svsm/std.h"
+#include "svsm/terminate.h"
+#include "svsm/vcpu.h"
+#include "svsm/vtpm.h"
+
+#include "abi/csvsm_boot.h"
+
+#include "../ghcb.h"
+#include "../snp_boot.h"
+#include "../snp_hw.h"
+#include "../snp_main.h"
+#include "../vc.h"
+#include "arch.h"
+#include "fw_cpu.h"
+
+#define PAGE 4096u
+#define CPUID_SEV_LEAF 0x8000001Fu
+#define CPUID_EXT_LEAF 0x80000008u
+#define CPUID_EXT_INVLPGB (1u << 3) /* EBX */
+
+void snp_fw_main(uint64_t params_gpa) __attribute__((noreturn));
+void snp_fw_ap_main(struct snp_fw_cpu *fw) __attribute__((noreturn));
+
+struct snp_fw_cpu snp_bsp_fw_cpu;
+struct snp_cpuid_table snp_fw_cpuid;
+static uint8_t bsp_ist[X86_IST_COUNT][PAGE << SNP_FW_IST_ORDER]
+	__attribute__((aligned(16)));
+static struct csvsm_boot_params params;
+static uint32_t apic_ids[SVSM_MAX_CPUS];
+
+static void bad_boot(const char *why) __attribute__((noreturn));
+static void bad_boot(const char *why)
+{
+	LOG_ERROR("snp: boot: %s", why);
+	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_BAD_BOOT_INFO);
+}
+
+static bool page_in_region(uint64_t gpa)
+{
+	return gpa % PAGE == 0 && gpa >= params.svsm_base &&
+	       gpa - params.svsm_base < params.svsm_size;
+}
+
+/* The C-bit position from the CPUID page, as the boot page tables use
+ * it (the image was built for it: csvsm-igvm --c-bit). */
+static unsigned c_bit(void)
+{
+	struct cpuid_regs r;
+	uint64_t pml4e;
+	unsigned cbit;
+
+	if (!snp_cpuid_lookup(&snp_fw_cpuid, CPUID_SEV_LEAF, 0, &r)) {
+		bad_boot("the CPUID page has no leaf 0x8000001F");
+	}
+	cbit = r.ebx & 0x3Fu;
+	if (cbit < 32 || cbit > 51) {
+		bad_boot("C-bit position outside 32..51");
+	}
+	pml4e = *(const uint64_t *)(read_cr3() & 0x000FFFFFFFFFF000ull &
+				    ~(1ull << cbit));
+	if ((pml4e & (1ull << cbit)) == 0) {
+		bad_boot("the image's page tables use another C-bit");
+	}
+	if (!snp_cpuid_lookup(&snp_fw_cpuid, CPUID_EXT_LEAF, 0, &r) ||
+	    (r.ebx & CPUID_EXT_INVLPGB) == 0) {
+		bad_boot("no INVLPGB: TLBs cannot be flushed after RMPADJUST");
+	}
+	return cbit;
+}
+
+static void cpu_tables(struct snp_fw_cpu *fw)
+{
+	x86_tables_load(&fw->tables, fw->ist_tops);
+}
+
+void snp_fw_main(uint64_t params_gpa)
+{
+	struct snp_fw_cpu *fw = &snp_bsp_fw_cpu;
+	struct mem_range ram[MEMMAP_MAX_RAM];
+	const uint8_t *map;
+	uint32_t vp_count;
+	unsigned i, n = 0, cbit;
+	const char *why;
+	uint64_t cr3;
+
+	for (i = 0; i < X86_IST_COUNT; i++) {
+		fw->ist_tops[i] = bsp_ist[i] + sizeof(bsp_ist[i]);
+	}
+	cpu_tables(fw);
+	/* Measured, but still copied once and checked: the rest of boot
+	 * reads the copy. Until the page tables change, only the SVSM
+	 * region is mapped, so every page read here must lie in it. */
+	memcpy(&params, (const void *)params_gpa, sizeof(params));
+	if (params.magic != CSVSM_BOOT_MAGIC ||
+	    params.version != CSVSM_BOOT_VERSION ||
+	    params.svsm_size > (1ull << 30) ||
+	    params.svsm_base + params.svsm_size < params.svsm_base ||
+	    !page_in_region(params_gpa) ||
+	    !page_in_region(params.svsm_cpuid_gpa) ||
+	    !page_in_region(params.memory_map_gpa) ||
+	    !page_in_region(params.vp_count_gpa)) {
+		bad_boot("no usable csvsm boot parameters");
+	}
+	memcpy(&snp_fw_cpuid, (const void *)params.svsm_cpuid_gpa,
+	       sizeof(snp_fw_cpuid));
+	if (!snp_cpuid_table_ok(&snp_fw_cpuid)) {
+		bad_boot("the CPUID page is unusable");
+	}
+	cbit = c_bit();
+	map = (const uint8_t *)params.memory_map_gpa;
+	why = snp_memory_map(map, PAGE, ram, MEMMAP_MAX_RAM, &n);
+	if (why != NULL) {
+		bad_boot(why);
+	}
+	memcpy(&vp_count, (const void *)params.vp_count_gpa, sizeof(vp_count));
+	if (vp_count == 0 || vp_count > SVSM_MAX_CPUS) {
+		bad_boot("the loader's VP count is 0 or above SVSM_MAX_CPUS");
+	}
+	/* QEMU numbers a flat topology's APIC IDs from 0 (the IGVM MADT
+	 * parameter would say otherwise; it is not read yet). */
+	for (i = 0; i < vp_count; i++) {
+		apic_ids[i] = i;
+	}
+	cr3 = snp_fw_paging_init(cbit, &params, ram, n);
+	(void)x86_enable_fpu();
+	(void)snp_boot(&params, gpa_init(params_gpa), map, PAGE, apic_ids,
+		       vp_count, &vtpm_engine_libtpms, cr3);
+	snp_run_guest();
+	for (;;) {
+		struct svsm_cpu *cpu = cpu_by_apic(apic_ids[0]);
+
+		CHECK(cpu != NULL);
+		(void)snp_serve(cpu);
+	}
+}
+
+void snp_fw_ap_main(struct snp_fw_cpu *fw)
+{
+	struct snp_cpu *c = fw->fs.cpu;
+
+	cpu_tables(fw);
+	(void)x86_enable_fpu();
+	snp_cpu_online(c);
+	LOG_INFO("snp: CPU %u (APIC ID %u) online", c->index, c->apic_id);
+	snp_run_guest();
+	for (;;) {
+		struct svsm_cpu *cpu = cpu_by_apic(c->apic_id);
+
+		CHECK(cpu != NULL);
+		(void)snp_serve(cpu);
+	}
+}
+
+/* The snp_hw.h operations that need the per-CPU block. */
+struct snp_cpu *snp_hw_this_cpu(void)
+{
+	return snp_fs_block()->cpu;
+}
+
+void snp_hw_set_cpu(struct snp_cpu *c)
+{
+	snp_fs_block()->cpu = c;
+}
+
+static void *ap_alloc(unsigned order)
+{
+	void *p = page_alloc(order);
+
+	if (p == NULL) {
+		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_NO_MEMORY);
+	}
+	memset(p, 0, (size_t)PAGE << order);
+	return p;
+}
+
+void snp_hw_ap_prepare(struct snp_cpu *c, struct snp_vmsa *v)
+{
+	struct snp_fw_cpu *fw = ap_alloc(0);
+	unsigned i;
+
+	_Static_assert(sizeof(*fw) <= PAGE, "one page");
+	fw->fs.cpu = c;
+	for (i = 0; i < X86_IST_COUNT; i++) {
+		fw->ist_tops[i] = (uint8_t *)ap_alloc(SNP_FW_IST_ORDER) +
+				  (PAGE << SNP_FW_IST_ORDER);
+	}
+	v->rsp = (uint64_t)ap_alloc(SNP_FW_STACK_ORDER) +
+		 (PAGE << SNP_FW_STACK_ORDER);
+	v->rdi = (uint64_t)fw;
+}
