@@ -40,7 +40,7 @@ guest_objs = $(patsubst %,$(EMU_OBJ)/guest/%.o,$(1))
 
 $(EMU_OBJ)/fw/%.c.o: %.c
 	@mkdir -p $(dir $@)
-	@echo "  CC      $< (emu)"
+	@echo "  CC      $< (firmware)"
 	@$(CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
 $(FW_ENGINE_INC)/libtpms/tpm_library.h:
@@ -61,7 +61,7 @@ $(call fw_objs,$(ENGINE_SRCS)): $(FW_ENGINE_INC)/libtpms/tpm_library.h \
 
 $(EMU_OBJ)/fw/%.S.o: %.S $(EMU_GUEST_BIN)
 	@mkdir -p $(dir $@)
-	@echo "  AS      $< (emu)"
+	@echo "  AS      $< (firmware)"
 	@$(CC) $(FW_CFLAGS) -DEMU_GUEST_BIN='"$(EMU_GUEST_BIN)"' -MMD -MP \
 		-c $< -o $@
 
@@ -113,22 +113,3 @@ emu-check: $(EMU_FW) $(BIN)/csvsm-verify $(PKI_FILES)
 	@test/attest/attest-emu.sh $(EMU_OBJ)/run-smp1.log
 	@scripts/emu-run.sh --smp 4 --check
 	@test/attest/attest-emu.sh $(EMU_OBJ)/run-smp4.log
-
-# csvsm-igvm: an image from the emu firmware ELF and Debian's OVMF,
-# checked against an independent reading of the format (and measured).
-IGVM_OVMF := /usr/share/ovmf/OVMF.fd
-.PHONY: igvm-check
-igvm-check: $(BIN)/csvsm-igvm $(EMU_FW)
-	@python3 test/igvm/igvm_check.py $(BIN)/csvsm-igvm $(EMU_FW) \
-		$(IGVM_OVMF)
-
-# build/csvsm.igvm: the IGVM image and its SEV-SNP launch measurement.
-# It packs the emu firmware until the snp platform's boot code exists
-# (docs/running-on-snp.md): its format and measurement are real, it does
-# not boot on SNP hardware yet.
-.PHONY: igvm
-igvm: $(BUILD)/csvsm.igvm
-$(BUILD)/csvsm.igvm: $(BIN)/csvsm-igvm $(EMU_FW)
-	@$(BIN)/csvsm-igvm build --svsm $(EMU_FW) \
-		$(if $(wildcard $(IGVM_OVMF)),--ovmf $(IGVM_OVMF)) -o $@
-	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"

@@ -22,3 +22,21 @@ $(SNP_FW): $(call fw_objs,$(SNP_FW_S_SRCS) $(SNP_FW_C_SRCS)) \
 
 .PHONY: snp
 snp: $(SNP_FW)
+
+# csvsm-igvm: an image from the snp firmware and Debian's OVMF, checked
+# against an independent reading of the format and of x86-64 paging (and
+# measured).
+IGVM_OVMF := /usr/share/ovmf/OVMF.fd
+.PHONY: igvm-check
+igvm-check: $(BIN)/csvsm-igvm $(SNP_FW)
+	@python3 test/igvm/igvm_check.py $(BIN)/csvsm-igvm $(SNP_FW) \
+		$(IGVM_OVMF)
+
+# build/csvsm.igvm: the SVSM for SEV-SNP hosts and its launch measurement
+# (docs/running-on-snp.md).
+.PHONY: igvm
+igvm: $(BUILD)/csvsm.igvm
+$(BUILD)/csvsm.igvm: $(BIN)/csvsm-igvm $(SNP_FW)
+	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) \
+		$(if $(wildcard $(IGVM_OVMF)),--ovmf $(IGVM_OVMF)) -o $@
+	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 # csvsm-igvm against an independent reading of the IGVM format (the
-# igvm_defs layouts, zlib's CRC32, hashlib's SHA-384): the image built
-# from the SVSM ELF and Debian's OVMF holds every ELF page and every
-# OVMF byte where they belong, the boot VMSA starts at the ELF entry at
-# VMPL0, dump's counts and the measurement agree with this script's, a
-# copy is byte-identical, and damaged files are refused.
+# igvm_defs layouts, zlib's CRC32, hashlib's SHA-384) and of x86-64 (the
+# VMSA's long-mode state, a four-level page walk: AMD APM vol. 2): the
+# image built from the snp firmware ELF and Debian's OVMF holds every ELF
+# page and every OVMF byte where they belong, the boot VMSA starts in
+# 64-bit mode at the ELF entry at VMPL0 on page tables in the image that
+# map the SVSM region (and only it) private with C-bit 51, dump's counts
+# and the measurement agree with this script's, a copy is byte-identical,
+# and damaged files are refused.
 import hashlib
 import os
 import struct
@@ -82,7 +85,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     got, types, counts, vmsas = {}, {}, {}, []
     ld = bytes(48)
-    area = {}
+    area, area_use, inserts = {}, {}, {}
     for t, body in items:
         if t == 0x302:
             gpa, mask, off, flags, dt, _r = struct.unpack("<QIIIHH", body)
@@ -94,8 +97,11 @@ with tempfile.TemporaryDirectory() as tmp:
         elif t == 0x301:
             nbytes, idx, _off = struct.unpack("<QII", body)
             area[idx] = nbytes
+        elif t in (0x30C, 0x307):  # memory map, VP count: area, offset
+            area_use[t] = struct.unpack("<II", body)[0]
         elif t == 0x303:
             gpa, _mask, idx = struct.unpack("<QII", body)
+            inserts[idx] = gpa
             for k in range(0, area[idx], 4096):
                 ld = page_info(ld, gpa + k, 4, None)
                 counts[4] = counts.get(4, 0) + 1
@@ -138,25 +144,65 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(len(params) == 1, "one boot parameter page")
     if params:
         pb = got[params[0]]
-        (_m, ver, sbase, ssize, psp, scpuid, mmap, shared, heap, sentry,
-         gsec, gcpuid, gcaa, fwb, fws, rip, feats, vmpl) = struct.unpack_from(
-             "<IIQQQQQQQQQQQQQQQI", pb)
+        (_m, ver, sbase, ssize, psp, scpuid, mmap, vpc, shared, heap,
+         sentry, gsec, gcpuid, gcaa, fwb, fws, rip, feats,
+         vmpl) = struct.unpack_from("<IIQQQQQQQQQQQQQQQQI", pb)
         expect(sentry == entry, "boot parameters: the SVSM's entry")
         expect(feats & 1, "boot parameters: guest VMSAs are SNPActive")
         expect(mmap < shared and shared + 8 * 4096 <= heap,
                "boot parameters: eight shared pages before the heap")
-        low = min(g for g in zero_pages | cpuid_pages if g > sbase)
+        low = min([g for g in zero_pages | cpuid_pages if g > sbase] +
+                  [sbase + (16 << 20)])
         expect(sbase == min(want) and ssize == (low - sbase) & ~0x1FFFFF
                and psp < mmap < heap < sbase + ssize,
-               "boot parameters: the SVSM region ends before OVMF's pages, "
-               "its heap last")
-        expect(ver == 1 and gsec == secrets_gpa and
+               "boot parameters: the SVSM region (16 MiB, or less before "
+               "OVMF's pages), its heap last")
+        expect(inserts.get(area_use.get(0x30C)) == mmap and
+               inserts.get(area_use.get(0x307)) == vpc and
+               area_use.get(0x30C) != area_use.get(0x307) and
+               sbase <= vpc < shared,
+               "the loader's memory map and VP count go to their own "
+               "pages in the SVSM region, before the shared pages")
+        expect(ver == 2 and gsec == secrets_gpa and
                gcpuid == min(cpuid_pages) and fwb == (1 << 32) - len(ovmf)
                and fws == len(ovmf) and rip == 0xFFF0 and vmpl == 1,
                "boot parameters name OVMF's pages and reset vector")
         expect(types.get(psp) == 1 and types.get(scpuid) == 2,
                "boot parameters name the SVSM's secrets and CPUID pages")
         want[params[0]] = pb
+    # The boot page tables, walked from the VMSA's CR3 through the
+    # image's own pages: every 2 MiB of the SVSM region identity-mapped,
+    # present, writable, C-bit 51 on every level; nothing else mapped.
+    v = vmsas[0] if vmsas else bytes(4096)
+    cbit = 1 << 51
+    cr3 = struct.unpack_from("<Q", v, 0x150)[0]
+
+    def table(pa):
+        return got.get(pa & 0x000FFFFFFFFFF000 & ~cbit) or bytes(4096)
+
+    def entries(pa):
+        t = table(pa)
+        return [(i, struct.unpack_from("<Q", t, 8 * i)[0]) for i in
+                range(512) if struct.unpack_from("<Q", t, 8 * i)[0] & 1]
+
+    mapped, bad = {}, []
+    for i4, e4 in entries(cr3):
+        for i3, e3 in entries(e4):
+            for i2, e2 in entries(e3):
+                va = (i4 << 39) | (i3 << 30) | (i2 << 21)
+                if not (e4 & e3 & e2 & cbit) or not e2 & 0x80:
+                    bad.append(hex(va))
+                mapped[va] = e2
+                want[e4 & 0xFFFFF000] = table(e4)
+                want[e3 & 0xFFFFF000] = table(e3)
+    want[cr3 & 0xFFFFF000] = table(cr3)
+    if params:
+        region = set(range(sbase, sbase + ssize, 0x200000))
+        expect(cr3 & cbit and not bad and set(mapped) == region and
+               all(mapped[a] & 0x000FFFFFFFE00000 & ~cbit == a and
+                   mapped[a] & 0x3 == 0x3 for a in region),
+               f"the boot page tables map exactly the SVSM region, "
+               f"private (wrong: {bad[:4]})")
     missing = [hex(g) for g, p in want.items() if got.get(g) != p]
     expect(not missing, f"ELF and OVMF pages in place (wrong: {missing[:4]})")
     extra = [g for g in got if g not in want and types[g] == 0 and
@@ -172,8 +218,17 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(v[0xCA] == 0, "the boot VMSA is VMPL0")
     expect(struct.unpack_from("<Q", v, 0x3B0)[0] & 0x9 == 0x9,
            "SEV_FEATURES has SNPActive and Restricted Injection")
-    expect(struct.unpack_from("<Q", v, 0xD0)[0] & 0x1000,
-           "EFER.SVME is set")
+    expect(struct.unpack_from("<Q", v, 0xD0)[0] & 0x1D00 == 0x1D00,
+           "EFER has SVME, LME, LMA and NXE")
+    expect(struct.unpack_from("<Q", v, 0x158)[0] & 0x80010001 ==
+           0x80010001 and struct.unpack_from("<Q", v, 0x148)[0] & 0x20,
+           "CR0 has PG, WP and PE, CR4 has PAE: 64-bit paging")
+    cs_sel, cs_attr = struct.unpack_from("<HH", v, 0x10)
+    expect(cs_attr & 0x200 and not cs_attr & 0x400 and cs_sel == 0x18,
+           "CS is a 64-bit code segment (L set, D clear), selector 0x18")
+    expect(struct.unpack_from("<Q", v, 0x338)[0] == 0 and params and
+           struct.unpack_from("<Q", v, 0x330)[0] == params[0],
+           "RDI = 0 (the boot CPU), RSI = the boot parameters")
 
     r = run("measure", img)
     expect(r.returncode == 0 and r.stdout.strip() == ld.hex(),

@@ -125,12 +125,12 @@ TEST(pgtable, refusals)
 			    PT_MAP_LARGE)); /* under a small page */
 	EXPECT_FALSE(pt_map(&pt, 0x401001, 0x401000, 0x1000, 0));
 	EXPECT_FALSE(pt_map(&pt, 0x401000, 0x401000, 0x800, 0));
-	EXPECT_FALSE(pt_map(&pt, 1ull << 47, 0, 0x1000, 0)); /* not lower */
+	EXPECT_FALSE(pt_map(&pt, 1ull << 47, 0, 0x1000, 0));	 /* not lower */
 	EXPECT_FALSE(pt_map(&pt, 0x1000, ~0xFFFull, 0x2000, 0)); /* wraps */
 	EXPECT_FALSE(pt_map(&pt, 0x1000, CBIT, 0x1000, 0)); /* C-bit in PA */
 	EXPECT_TRUE(pt_leaf_4k(&pt, 1ull << 47) == NULL);
 	/* Out of table memory: refused, not half-written silently. */
 	pt = fresh(3);
 	EXPECT_FALSE(pt_map(&pt, 0, 0, 0x1000, 0)); /* needs a fourth */
-	EXPECT_FALSE(pt_init(&pt, &ops, CBIT));	   /* none left */
+	EXPECT_FALSE(pt_init(&pt, &ops, CBIT));	    /* none left */
 }

@@ -6,9 +6,14 @@
  *   csvsm-igvm dump FILE       every structure, page counts, measurement
  *   csvsm-igvm measure FILE    the SEV-SNP launch digest (MEASUREMENT)
  *   csvsm-igvm copy IN OUT     parse and write again (round trip)
- * The image: the SVSM's ELF segments, then its secrets page, CPUID page,
- * a memory-map parameter page, csvsm's boot parameters (abi/csvsm_boot.h)
- * and the boot CPU's VMPL0 VMSA. OVMF, if given, ends at 4 GiB as the
+ * The image: the SVSM's ELF segments (build/snp/csvsm-snp.elf), then its
+ * secrets page, CPUID page, a memory-map parameter page, csvsm's boot
+ * parameters (abi/csvsm_boot.h), the boot CPU's VMPL0 VMSA, a VP-count
+ * parameter page and the boot page tables (the SVSM region identity-
+ * mapped with 2 MiB private pages: the C-bit is --c-bit, 51 on every
+ * SNP part so far; the SVSM refuses to run if the CPUID page disagrees).
+ * The VMSA starts the boot CPU in 64-bit mode on those tables at the
+ * ELF entry, RSI = the boot parameters. OVMF, if given, ends at 4 GiB as the
  * reset vector requires, and its SEV metadata is honoured: its SEC memory
  * as zero pages (pre-validated), its CPUID page, and zero pages where it
  * wants its secrets page and Calling Area, which the SVSM fills.
@@ -37,6 +42,23 @@
 #define GIB4 0x100000000ull
 /* The SVSM region: its image, its pages, then heap it validates itself. */
 #define DEFAULT_SVSM_SIZE (16ull << 20)
+#define DEFAULT_C_BIT 51u
+#define SPAN_2M 0x200000ull
+#define SPAN_1G 0x40000000ull
+
+/* The pages after the image, in this order. */
+enum {
+	L_SECRETS,
+	L_CPUID,
+	L_MEMORY_MAP,
+	L_PARAMS,
+	L_VMSA,
+	L_VP_COUNT,
+	L_PML4,
+	L_PDPT,
+	L_PD,
+	L_SHARED, /* CSVSM_SHARED_PAGES, then the heap */
+};
 
 static void add_page(struct igvm_builder *b, uint64_t gpa, const uint8_t *pg,
 		     uint16_t type, uint32_t *zero_rel, int *have_zero)
@@ -141,8 +163,31 @@ static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
 	return true;
 }
 
+/*
+ * The boot CPU's page tables at @pt (PML4, PDPT, PD): [@base, @base +
+ * @size) identity-mapped with 2 MiB pages, present, writable, executable
+ * (the SVSM replaces them with W^X tables first thing), every entry with
+ * the C-bit. The region lies in one GiB (checked by the caller).
+ */
+static void boot_page_tables(uint8_t pages[3][IGVM_PAGE], uint64_t pt,
+			     uint64_t base, uint64_t size, unsigned cbit)
+{
+	uint64_t c = 1ull << cbit, a;
+	uint64_t pml4e = (pt + IGVM_PAGE) | c | 0x3;
+	uint64_t pdpte = (pt + 2 * IGVM_PAGE) | c | 0x3;
+
+	memset(pages, 0, 3 * IGVM_PAGE);
+	memcpy(pages[0] + ((base >> 39) & 511) * 8, &pml4e, 8);
+	memcpy(pages[1] + ((base >> 30) & 511) * 8, &pdpte, 8);
+	for (a = base; a < base + size; a += SPAN_2M) {
+		uint64_t pde = a | c | 0x83; /* P, RW, PS */
+
+		memcpy(pages[2] + ((a >> 21) & 511) * 8, &pde, 8);
+	}
+}
+
 static int build(const char *svsm, const char *ovmf, uint64_t policy,
-		 uint64_t svsm_size, const char *out)
+		 uint64_t svsm_size, unsigned cbit, const char *out)
 {
 	struct elf_segment seg[16];
 	unsigned nseg = 0, i;
@@ -188,13 +233,21 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 						.compatibility_mask = SNP_MASK};
 		struct igvm_parameter_area area = {.number_of_bytes = IGVM_PAGE,
 						   .parameter_area_index = 0};
+		struct igvm_parameter_area vp_area = {
+			.number_of_bytes = IGVM_PAGE,
+			.parameter_area_index = 1};
 		struct igvm_parameter mm = {.parameter_area_index = 0};
+		struct igvm_parameter vps = {.parameter_area_index = 1};
 
 		igvm_add(&b, IGVM_VHT_SUPPORTED_PLATFORM, &p, sizeof(p), -1, 0);
 		igvm_add(&b, IGVM_VHT_GUEST_POLICY, &pol, sizeof(pol), -1, 0);
 		igvm_add(&b, IGVM_VHT_PARAMETER_AREA, &area, sizeof(area), -1,
 			 0);
+		igvm_add(&b, IGVM_VHT_PARAMETER_AREA, &vp_area, sizeof(vp_area),
+			 -1, 0);
 		igvm_add(&b, IGVM_VHT_MEMORY_MAP, &mm, sizeof(mm), -1, 0);
+		igvm_add(&b, IGVM_VHT_VP_COUNT_PARAMETER, &vps, sizeof(vps), -1,
+			 0);
 	}
 	for (i = 0; i < nseg; i++) {
 		for (gpa = 0; gpa < seg[i].memsz; gpa += IGVM_PAGE) {
@@ -216,15 +269,22 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 		}
 	}
 	end = (end + IGVM_PAGE - 1) & ~(uint64_t)(IGVM_PAGE - 1);
-	add_page(&b, end, NULL, IGVM_PAGE_DATA_SECRETS, NULL, NULL);
-	add_page(&b, end + IGVM_PAGE, NULL, IGVM_PAGE_DATA_CPUID, NULL, NULL);
+#define AT(l) (end + (uint64_t)(l)*IGVM_PAGE)
+	add_page(&b, AT(L_SECRETS), NULL, IGVM_PAGE_DATA_SECRETS, NULL, NULL);
+	add_page(&b, AT(L_CPUID), NULL, IGVM_PAGE_DATA_CPUID, NULL, NULL);
 	{
-		struct igvm_parameter_insert ins = {.gpa = end + 2 * IGVM_PAGE,
+		struct igvm_parameter_insert ins = {.gpa = AT(L_MEMORY_MAP),
 						    .compatibility_mask =
 							    SNP_MASK,
 						    .parameter_area_index = 0};
+		struct igvm_parameter_insert vps = {.gpa = AT(L_VP_COUNT),
+						    .compatibility_mask =
+							    SNP_MASK,
+						    .parameter_area_index = 1};
 
 		igvm_add(&b, IGVM_VHT_PARAMETER_INSERT, &ins, sizeof(ins), -1,
+			 0);
+		igvm_add(&b, IGVM_VHT_PARAMETER_INSERT, &vps, sizeof(vps), -1,
 			 0);
 	}
 	for (gpa = 0; gpa < olen; gpa += IGVM_PAGE) {
@@ -247,9 +307,22 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	params.version = CSVSM_BOOT_VERSION;
 	params.svsm_base = seg[0].paddr;
 	params.svsm_size = svsm_size;
-	params.svsm_shared_gpa = end + 5 * IGVM_PAGE;
+	params.svsm_shared_gpa = AT(L_SHARED);
 	params.svsm_entry_rip = entry;
-	params.svsm_heap_gpa = end + (5 + CSVSM_SHARED_PAGES) * IGVM_PAGE;
+	params.svsm_heap_gpa = AT(L_SHARED + CSVSM_SHARED_PAGES);
+	if (seg[0].paddr % SPAN_2M != 0 ||
+	    seg[0].paddr / SPAN_1G !=
+		    (seg[0].paddr + svsm_size - 1) / SPAN_1G) {
+		fprintf(stderr,
+			"csvsm-igvm: the SVSM region 0x%llx+0x%llx must start "
+			"on 2 MiB and lie within one GiB\n",
+			(unsigned long long)seg[0].paddr,
+			(unsigned long long)svsm_size);
+		free(img);
+		free(fw);
+		igvm_builder_free(&b);
+		return 2;
+	}
 	if (params.svsm_heap_gpa + 64 * IGVM_PAGE > seg[0].paddr + svsm_size) {
 		fprintf(stderr,
 			"csvsm-igvm: --svsm-size 0x%llx leaves no heap "
@@ -261,9 +334,10 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 		igvm_builder_free(&b);
 		return 2;
 	}
-	params.psp_secrets_gpa = end;
-	params.svsm_cpuid_gpa = end + IGVM_PAGE;
-	params.memory_map_gpa = end + 2 * IGVM_PAGE;
+	params.psp_secrets_gpa = AT(L_SECRETS);
+	params.svsm_cpuid_gpa = AT(L_CPUID);
+	params.memory_map_gpa = AT(L_MEMORY_MAP);
+	params.vp_count_gpa = AT(L_VP_COUNT);
 	params.guest_vmpl = 1;
 	params.guest_sev_features = SEV_FEAT_SNP_ACTIVE;
 	{
@@ -271,15 +345,30 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 
 		memset(pg, 0, sizeof(pg));
 		memcpy(pg, &params, sizeof(params));
-		add_page(&b, end + 3 * IGVM_PAGE, pg, IGVM_PAGE_DATA_NORMAL,
-			 &zero_rel, &have_zero);
+		add_page(&b, AT(L_PARAMS), pg, IGVM_PAGE_DATA_NORMAL, &zero_rel,
+			 &have_zero);
 	}
 	{
-		struct igvm_vp_context vp = {.gpa = end + 4 * IGVM_PAGE,
+		static uint8_t pt[3][IGVM_PAGE];
+
+		boot_page_tables(pt, AT(L_PML4), seg[0].paddr, svsm_size, cbit);
+		for (i = 0; i < 3; i++) {
+			add_page(&b, AT(L_PML4 + i), pt[i],
+				 IGVM_PAGE_DATA_NORMAL, &zero_rel, &have_zero);
+		}
+	}
+	{
+		struct igvm_vp_context vp = {.gpa = AT(L_VMSA),
 					     .compatibility_mask = SNP_MASK};
+		struct svsm_vmsa_regs regs = {
+			.rip = entry,
+			.cr3 = AT(L_PML4) | (1ull << cbit),
+			.rdi = 0, /* the boot CPU */
+			.rsi = AT(L_PARAMS),
+		};
 		uint32_t rel;
 
-		svsm_vmsa_init(&vmsa, entry);
+		svsm_vmsa_init(&vmsa, &regs);
 		rel = igvm_add_data(&b, &vmsa, sizeof(vmsa));
 		igvm_add(&b, IGVM_VHT_VP_CONTEXT, &vp, sizeof(vp),
 			 (int)offsetof(struct igvm_vp_context, file_offset),
@@ -296,14 +385,19 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	}
 	printf("csvsm-igvm: %s: %zu bytes; SVSM 0x%llx-0x%llx (secrets 0x%llx, "
 	       "CPUID 0x%llx, memory map 0x%llx, boot parameters 0x%llx, VMSA "
-	       "0x%llx, shared pages, heap), entry 0x%llx",
+	       "0x%llx, VP count 0x%llx, page tables 0x%llx, shared pages "
+	       "0x%llx, heap 0x%llx), entry 0x%llx, C-bit %u",
 	       out, size, (unsigned long long)seg[0].paddr,
 	       (unsigned long long)(seg[0].paddr + svsm_size),
-	       (unsigned long long)end, (unsigned long long)(end + IGVM_PAGE),
-	       (unsigned long long)(end + 2 * IGVM_PAGE),
-	       (unsigned long long)(end + 3 * IGVM_PAGE),
-	       (unsigned long long)(end + 4 * IGVM_PAGE),
-	       (unsigned long long)entry);
+	       (unsigned long long)AT(L_SECRETS),
+	       (unsigned long long)AT(L_CPUID),
+	       (unsigned long long)AT(L_MEMORY_MAP),
+	       (unsigned long long)AT(L_PARAMS), (unsigned long long)AT(L_VMSA),
+	       (unsigned long long)AT(L_VP_COUNT),
+	       (unsigned long long)AT(L_PML4), (unsigned long long)AT(L_SHARED),
+	       (unsigned long long)params.svsm_heap_gpa,
+	       (unsigned long long)entry, cbit);
+#undef AT
 	if (ovmf != NULL) {
 		printf("; OVMF 0x%llx-4G (secrets 0x%llx, CPUID 0x%llx, CA "
 		       "0x%llx)",
@@ -568,7 +662,8 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: csvsm-igvm build --svsm ELF [--ovmf FILE] [--policy "
 		"HEX]\n"
-		"                        [--svsm-size BYTES] -o OUT\n"
+		"                        [--svsm-size BYTES] [--c-bit N] -o "
+		"OUT\n"
 		"       csvsm-igvm dump FILE | measure FILE | copy IN OUT\n");
 	return 2;
 }
@@ -581,11 +676,13 @@ int main(int argc, char **argv)
 		{"policy", required_argument, NULL, 'p'},
 		{"out", required_argument, NULL, 'o'},
 		{"svsm-size", required_argument, NULL, 'z'},
+		{"c-bit", required_argument, NULL, 'c'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *svsm = NULL, *ovmf = NULL, *out = NULL;
 	uint64_t policy = DEFAULT_POLICY;
 	uint64_t svsm_size = 0; /* default_svsm_size() */
+	unsigned long cbit = DEFAULT_C_BIT;
 	int c;
 
 	if (argc >= 3 && strcmp(argv[1], "dump") == 0) {
@@ -618,6 +715,9 @@ int main(int argc, char **argv)
 		case 'z':
 			svsm_size = strtoull(optarg, NULL, 0);
 			break;
+		case 'c':
+			cbit = strtoul(optarg, NULL, 0);
+			break;
 		default:
 			return usage();
 		}
@@ -629,5 +729,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "csvsm-igvm: --svsm-size: whole 2 MiB pages\n");
 		return 2;
 	}
-	return build(svsm, ovmf, policy, svsm_size, out);
+	if (cbit < 32 || cbit > 51) {
+		fprintf(stderr, "csvsm-igvm: --c-bit: 32 to 51\n");
+		return 2;
+	}
+	return build(svsm, ovmf, policy, svsm_size, (unsigned)cbit, out);
 }

@@ -10,10 +10,9 @@
 
 #include <stdint.h>
 
-#include "trap.h"
-
 #include "../snp_main.h"
 #include "../vc.h"
+#include "trap.h"
 
 #define SNP_FW_IST_ORDER 2u   /* 16 KiB per IST stack */
 #define SNP_FW_STACK_ORDER 4u /* 64 KiB: the vTPM's libraries run on it */

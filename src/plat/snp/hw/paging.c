@@ -63,9 +63,8 @@ static void no_tables(const char *what)
 
 static void map_ram(uint64_t base, uint64_t end)
 {
-	if (end > base &&
-	    !pt_map(&svsm_pt, base, base, end - base,
-		    PT_MAP_WRITE | PT_MAP_LARGE)) {
+	if (end > base && !pt_map(&svsm_pt, base, base, end - base,
+				  PT_MAP_WRITE | PT_MAP_LARGE)) {
 		no_tables("guest RAM");
 	}
 }

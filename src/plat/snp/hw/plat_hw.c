@@ -30,8 +30,8 @@ static uint64_t rmp_size(enum page_size size)
 uint32_t plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 			bool *unchanged)
 {
-	return snp_insn_pvalidate(gpa_val(gpa), rmp_size(size), validate ? 1 : 0,
-				  unchanged);
+	return snp_insn_pvalidate(gpa_val(gpa), rmp_size(size),
+				  validate ? 1 : 0, unchanged);
 }
 
 uint32_t plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)

@@ -10,6 +10,8 @@
  *        operand, or a guest access went astray; that call fails.
  *   anything else: an SVSM bug: dump the registers and panic.
  */
+#include "trap.h"
+
 #include "svsm/check.h"
 #include "svsm/log.h"
 #include "svsm/terminate.h"
@@ -17,7 +19,6 @@
 #include "../snp_main.h"
 #include "../vc.h"
 #include "fw_cpu.h"
-#include "trap.h"
 
 struct fixup {
 	uint64_t insn, recover;
