@@ -52,4 +52,6 @@ fuzz: setup $(FUZZ_TARGETS) fuzz-seeds
 	done
 
 # emu's guest page-table walker runs hosted on the sim platform's memory.
+# guest_walk.c reads the x86 constants of the firmware platforms.
+$(FUZZ_OBJ)/src/plat/emu/guest_walk.o: FUZZ_CFLAGS += -Isrc/arch/x86
 $(BIN)/fuzz-guest_walk: $(FUZZ_OBJ)/src/plat/emu/guest_walk.o
