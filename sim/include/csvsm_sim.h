@@ -151,6 +151,10 @@ bool sim_ghcb_inject_hv(struct sim_machine *m, uint16_t events);
 void sim_ghcb_fuzz_reply(struct sim_machine *m, const void *page, size_t len,
 			 uint64_t msr);
 void sim_ghcb_get_stats(const struct sim_machine *m, struct sim_ghcb_stats *s);
+/** The GHCB and #HV doorbell page vCPU @index's VMPL0 registered (0:
+ * none; KVM keeps one of each per vCPU) and its run-VMPL requests. */
+void sim_ghcb_cpu(struct sim_machine *m, unsigned index, uint64_t *ghcb_gpa,
+		  uint64_t *doorbell_gpa, unsigned *run_vmpl);
 /**
  * Run @fn as snp-platform code at VMPL0 (src/plat/snp/ over the seam
  * snp_hw.h). False if it ended in a termination request: *set, *code.

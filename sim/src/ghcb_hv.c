@@ -80,10 +80,48 @@ void snp_hw_set_cpu(struct snp_cpu *c)
 	hv()->snp_cpu = c;
 }
 
+/* The AP's entry code is the simulator's (sim_snp_boot): it needs only
+ * to find the AP's struct snp_cpu. */
 void snp_hw_ap_prepare(struct snp_cpu *c, struct snp_vmsa *v)
 {
-	(void)c;
-	(void)v; /* no AP code runs in the model */
+	struct sim_machine *m = hv();
+
+	(void)v;
+	if (c->index >= SIM_MAX_VCPUS || c->index >= m->cfg.vcpu_count) {
+		abort(); /* the SVSM started a CPU the machine lacks */
+	}
+	m->snp_cpus[c->index].cpu = c;
+}
+
+void sim_snp_switch_cpu(struct sim_machine *m, unsigned index)
+{
+	struct sim_snp_cpu *cur = &m->snp_cpus[m->snp_current];
+	const struct sim_snp_cpu *next = &m->snp_cpus[index];
+
+	if (index == m->snp_current) {
+		return;
+	}
+	cur->ghcb_msr = m->ghcb_msr;
+	cur->registered_gpa = m->ghcb.registered_gpa;
+	cur->doorbell_gpa = m->ghcb.doorbell_gpa;
+	cur->cpu = m->snp_cpu;
+	m->ghcb_msr = next->ghcb_msr;
+	m->ghcb.registered_gpa = next->registered_gpa;
+	m->ghcb.doorbell_gpa = next->doorbell_gpa;
+	m->snp_cpu = next->cpu;
+	m->snp_current = index;
+}
+
+void sim_ghcb_cpu(struct sim_machine *m, unsigned index, uint64_t *ghcb_gpa,
+		  uint64_t *doorbell_gpa, unsigned *run_vmpl)
+{
+	unsigned cur = m->snp_current;
+
+	sim_snp_switch_cpu(m, index);
+	*ghcb_gpa = m->ghcb.registered_gpa;
+	*doorbell_gpa = m->ghcb.doorbell_gpa;
+	*run_vmpl = m->snp_cpus[index].run_vmpl;
+	sim_snp_switch_cpu(m, cur);
 }
 
 static void terminate(struct sim_machine *m, uint32_t set, uint32_t code)
@@ -164,6 +202,7 @@ static void msr_protocol(struct sim_machine *m)
 		break;
 	case GHCB_MSR_RUN_VMPL_REQ:
 		m->ghcb.run_vmpl++;
+		m->snp_cpus[m->snp_current].run_vmpl++;
 		reply = GHCB_MSR_RUN_VMPL_RESP |
 			(m->ghcb_hv == SIM_GHCB_REFUSE_RUN_VMPL ? 1ull << 32
 								: 0);
@@ -292,6 +331,7 @@ static void nae(struct sim_machine *m, uint8_t *g)
 		break;
 	case SVM_VMGEXIT_SNP_RUN_VMPL:
 		m->ghcb.run_vmpl++;
+		m->snp_cpus[m->snp_current].run_vmpl++;
 		info2 = m->ghcb_hv == SIM_GHCB_REFUSE_RUN_VMPL ? 1 : 0;
 		break;
 	case SVM_EXIT_MSR:

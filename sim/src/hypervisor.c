@@ -43,7 +43,14 @@ void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id)
 	if (setjmp(jmp) != 0) {
 		m->svsm_jmp = NULL;
 		sim_bench_svsm_end(m);
+		sim_snp_switch_cpu(m, 0);
 		return; /* plat_terminate() recorded the reason */
+	}
+	/* snp: the entry runs on this vCPU's VMPL0, with its own GHCB once
+	 * it is online (APIC ID = index in the model). */
+	if (m->cfg.snp_ghcb && apic_id < m->cfg.vcpu_count &&
+	    m->snp_cpus[apic_id].cpu != NULL) {
+		sim_snp_switch_cpu(m, apic_id);
 	}
 	sim_bench_svsm_begin(m);
 	cpu = cpu_by_apic(apic_id);
@@ -53,6 +60,7 @@ void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id)
 				: request_process(cpu);
 	sim_bench_svsm_end(m);
 	m->svsm_jmp = NULL;
+	sim_snp_switch_cpu(m, 0);
 	if (out == REQUEST_SERVED || out == REQUEST_VCPU_DELETED) {
 		m->stats.calls_served++;
 	} else {

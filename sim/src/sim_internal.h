@@ -55,6 +55,15 @@ struct sim_machine {
 	uint32_t snp_term_set, snp_term_code;
 	uint64_t snp_sev_status; /* MSR_AMD64_SEV as snp code reads it */
 	struct snp_cpu *snp_cpu; /* the snp code's CPU (snp_hw_this_cpu) */
+	/* KVM keeps a GHCB MSR, registered GHCB and doorbell per vCPU: the
+	 * fields above are the current vCPU's, the others wait here
+	 * (sim_snp_switch_cpu). */
+	struct sim_snp_cpu {
+		uint64_t ghcb_msr, registered_gpa, doorbell_gpa;
+		struct snp_cpu *cpu;
+		unsigned run_vmpl; /* counted on the current vCPU's entry */
+	} snp_cpus[SIM_MAX_VCPUS];
+	unsigned snp_current;
 	uint8_t ghcb_fuzz_reply[4096]; /* SIM_GHCB_FUZZ's reply page */
 	uint64_t ghcb_fuzz_msr;
 	struct psp_model psp;
@@ -80,6 +89,8 @@ bool sim_guest_access(struct sim_machine *m, uint64_t gpa, uint64_t len,
 uint64_t sim_rng_next(struct sim_machine *m);
 /* sim_config.snp_ghcb: the SVSM boots and is entered as on snp. */
 bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa);
+/** Make vCPU @index's VMPL0 the one the GHCB model serves. */
+void sim_snp_switch_cpu(struct sim_machine *m, unsigned index);
 /** The hypervisor's SNP guest request (plat_guest_request on sim). */
 uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 			      void *certs, size_t *certs_len);

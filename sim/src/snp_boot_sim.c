@@ -40,6 +40,12 @@ static void boot_call(void *arg)
 	snp_run_guest();
 }
 
+static void ap_entry(void *arg)
+{
+	snp_cpu_online(arg);
+	snp_run_guest();
+}
+
 bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa)
 {
 	const struct sim_config *c = &m->cfg;
@@ -83,5 +89,21 @@ bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa)
 		return false; /* the boot terminated */
 	}
 	*boot_vmsa = b.boot_vmsa;
+	/* KVM runs each AP the SVSM created: its entry code (hw/fw_main.c)
+	 * brings it online and asks for the guest's VMPL. */
+	for (i = 1; i < c->vcpu_count; i++) {
+		struct snp_cpu *ap = m->snp_cpus[i].cpu;
+		bool ok;
+
+		if (ap == NULL) {
+			continue;
+		}
+		sim_snp_switch_cpu(m, i);
+		ok = sim_svsm_call(m, ap_entry, ap);
+		sim_snp_switch_cpu(m, 0);
+		if (!ok) {
+			return false;
+		}
+	}
 	return true;
 }
