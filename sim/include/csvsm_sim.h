@@ -49,6 +49,15 @@ struct sim_config {
 	 * only through the GHCB (console, guest requests, termination).
 	 * Default: CSVSM_SIM_PLATFORM=snp in the environment. */
 	bool snp_ghcb;
+	/* With snp_ghcb: a guest firmware volume the image launches at
+	 * guest_fw_gpa (validated, measured, VMPL0 rights only, as the PSP
+	 * leaves launched pages), plus the ranges its SEV metadata wants
+	 * pre-validated; csvsm's boot parameters name the volume. */
+	const uint8_t *guest_fw;
+	uint64_t guest_fw_gpa, guest_fw_size;
+	struct {
+		uint64_t gpa, size;
+	} guest_fw_launch[4];
 };
 
 /** Registers of an SVSM call, in and out (58019 section 5). */
@@ -196,6 +205,9 @@ void sim_config_default(struct sim_config *cfg);
 /** Build and boot a machine; NULL if the config is invalid, one already
  * exists, or the SVSM refused to boot. */
 struct sim_machine *sim_create(const struct sim_config *cfg);
+/** After sim_create() returned NULL: true if the SVSM terminated during
+ * boot, with the reason it gave. */
+bool sim_last_boot_failure(uint32_t *set, uint32_t *code);
 void sim_destroy(struct sim_machine *m);
 
 /** Perform one SVSM call on @vcpu. After a successful REMAP_CA the guest

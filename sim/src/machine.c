@@ -149,6 +149,21 @@ static void sim_launch(struct sim_machine *m)
 	}
 	(void)rmp_launch_page(&m->rmp, c->guest_secrets_gpa);
 	(void)rmp_launch_page(&m->rmp, c->guest_caa_gpa);
+	if (c->guest_fw != NULL) {
+		for (gpa = 0; gpa < c->guest_fw_size; gpa += SNP_PAGE_SIZE) {
+			(void)rmp_launch_page(&m->rmp, c->guest_fw_gpa + gpa);
+		}
+		memcpy(m->mem + c->guest_fw_gpa, c->guest_fw, c->guest_fw_size);
+	}
+	for (i = 0; i < 4; i++) {
+		for (gpa = 0; gpa < c->guest_fw_launch[i].size;
+		     gpa += SNP_PAGE_SIZE) {
+			(void)rmp_launch_page(&m->rmp,
+					      c->guest_fw_launch[i].gpa + gpa);
+			memset(m->mem + c->guest_fw_launch[i].gpa + gpa, 0,
+			       SNP_PAGE_SIZE);
+		}
+	}
 	memset(m->mem + c->guest_secrets_gpa, 0, SNP_PAGE_SIZE);
 	memset(m->mem + c->guest_caa_gpa, 0, SNP_PAGE_SIZE);
 
@@ -241,6 +256,12 @@ static bool sim_boot_svsm(struct sim_machine *m)
 	return true;
 }
 
+/* Why the last sim_create() that refused to boot did so. */
+static struct sim_boot_failure {
+	bool terminated;
+	uint32_t set, code;
+} last_boot;
+
 struct sim_machine *sim_create(const struct sim_config *cfg)
 {
 	struct sim_machine *m;
@@ -272,11 +293,23 @@ struct sim_machine *sim_create(const struct sim_config *cfg)
 	rmp_init(&m->rmp, m->rmp_entries, pages);
 	live_machine = m;
 	sim_launch(m);
+	last_boot = (struct sim_boot_failure){0};
 	if (!sim_boot_svsm(m)) {
+		last_boot =
+			(struct sim_boot_failure){.terminated = m->terminated,
+						  .set = m->term_set,
+						  .code = m->term_code};
 		sim_destroy(m);
 		return NULL;
 	}
 	return m;
+}
+
+bool sim_last_boot_failure(uint32_t *set, uint32_t *code)
+{
+	*set = last_boot.set;
+	*code = last_boot.code;
+	return last_boot.terminated;
 }
 
 void sim_destroy(struct sim_machine *m)

@@ -73,6 +73,10 @@ bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa)
 		.guest_secrets_gpa = c->guest_secrets_gpa,
 		.guest_cpuid_gpa = 0,
 		.guest_caa_gpa = c->guest_caa_gpa,
+		.guest_firmware_base =
+			c->guest_fw != NULL ? c->guest_fw_gpa : 0,
+		.guest_firmware_size =
+			c->guest_fw != NULL ? c->guest_fw_size : 0,
 		.guest_entry_rip = 0xFFF0,
 		.guest_sev_features = c->sev_features,
 		.guest_vmpl = c->guest_vmpl,

@@ -98,11 +98,19 @@ TEST(snp_boot_info, hostile_memory_maps_are_refused)
 TEST(snp_boot_info, parameters_become_boot_info)
 {
 	struct csvsm_boot_params p;
-	struct mem_range ram[1] = {{gpa_init(0), 0x80000000ull}};
+	struct mem_range ram[2] = {{gpa_init(0), 0x80000000ull}};
 	struct svsm_boot_info info;
+	unsigned n = 1;
 
 	igvm_params(&p);
-	ASSERT_TRUE(snp_boot_info(&p, ram, 1, &info) == NULL);
+	/* OVMF at 4 GiB - 2 MiB is outside the loader's RAM: refused until
+	 * the launched volume is added as RAM. */
+	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	ASSERT_TRUE(snp_launch_ram(&p, ram, 2, &n) == NULL);
+	ASSERT_EQ(n, 2);
+	EXPECT_EQ(gpa_val(ram[1].base), 0xffe00000);
+	EXPECT_EQ(ram[1].size, 2 * MIB);
+	ASSERT_TRUE(snp_boot_info(&p, ram, 2, &info) == NULL);
 	EXPECT_EQ(gpa_val(info.svsm.base), 0x200000);
 	EXPECT_EQ(info.svsm.size, 6 * MIB);
 	EXPECT_EQ(gpa_val(info.heap.base), 0x691000);
@@ -114,43 +122,91 @@ TEST(snp_boot_info, parameters_become_boot_info)
 	EXPECT_EQ(info.guest_entry_rip, 0xFFF0);
 }
 
+TEST(snp_boot_info, the_launched_firmware_becomes_ram)
+{
+	struct csvsm_boot_params p;
+	struct mem_range ram[3];
+	unsigned n;
+
+	igvm_params(&p);
+	/* Already inside a range: unchanged. */
+	ram[0] = (struct mem_range){gpa_init(0), 0x100000000ull};
+	n = 1;
+	EXPECT_TRUE(snp_launch_ram(&p, ram, 3, &n) == NULL);
+	EXPECT_EQ(n, 1);
+	/* Between two ranges: inserted in order. */
+	ram[0] = (struct mem_range){gpa_init(0), 0x80000000ull};
+	ram[1] = (struct mem_range){gpa_init(0x100000000ull), 0x40000000};
+	n = 2;
+	EXPECT_TRUE(snp_launch_ram(&p, ram, 3, &n) == NULL);
+	ASSERT_EQ(n, 3);
+	EXPECT_EQ(gpa_val(ram[1].base), 0xffe00000);
+	EXPECT_EQ(gpa_val(ram[2].base), 0x100000000ull);
+	/* Straddling a range, past 4 GiB, misaligned, no room: refused. */
+	ram[0] = (struct mem_range){gpa_init(0), 0xfff00000ull};
+	n = 1;
+	EXPECT_TRUE(snp_launch_ram(&p, ram, 3, &n) != NULL);
+	ram[0] = (struct mem_range){gpa_init(0), 0x80000000ull};
+	p.guest_firmware_base = 0xfff00000;
+	EXPECT_TRUE(snp_launch_ram(&p, ram, 3, &n) != NULL);
+	p.guest_firmware_base = 0xffe00800;
+	EXPECT_TRUE(snp_launch_ram(&p, ram, 3, &n) != NULL);
+	igvm_params(&p);
+	EXPECT_TRUE(snp_launch_ram(&p, ram, 1, &n) != NULL);
+	/* No firmware: nothing to add. */
+	p.guest_firmware_size = 0;
+	EXPECT_TRUE(snp_launch_ram(&p, ram, 1, &n) == NULL);
+	EXPECT_EQ(n, 1);
+}
+
 TEST(snp_boot_info, inconsistent_parameters_are_refused)
 {
 	struct csvsm_boot_params p;
-	struct mem_range ram[1] = {{gpa_init(0), 0x80000000ull}};
-	struct mem_range small[1] = {{gpa_init(0), 0x800000ull}};
+	/* RAM, then the launched firmware (snp_launch_ram's result). */
+	struct mem_range ram[2] = {{gpa_init(0), 0x80000000ull},
+				   {gpa_init(0xffe00000), 2 * MIB}};
+	struct mem_range small[2] = {{gpa_init(0), 0x800000ull},
+				     {gpa_init(0xffe00000), 2 * MIB}};
 	struct svsm_boot_info info;
 
 	igvm_params(&p);
-	EXPECT_TRUE(snp_boot_info(&p, small, 1, &info) != NULL);
+	/* Each refusal below differs from this accepted baseline in one
+	 * field. */
+	ASSERT_TRUE(snp_boot_info(&p, ram, 2, &info) == NULL);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL); /* no FV */
+	EXPECT_TRUE(snp_boot_info(&p, small, 2, &info) != NULL);
 	igvm_params(&p);
 	p.magic = 0;
-	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
 	igvm_params(&p);
 	p.svsm_base = 0x201000;
-	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
 	igvm_params(&p);
 	p.psp_secrets_gpa = 0x2000000; /* outside the region */
-	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
 	igvm_params(&p);
 	p.guest_secrets_gpa = 0x300000; /* inside the region */
-	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
 	igvm_params(&p);
 	p.guest_caa_gpa = 0; /* Debian 12's OVMF names no CA */
-	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
+	igvm_params(&p);
+	p.guest_firmware_base = 0x400000; /* inside the SVSM region */
+	p.guest_firmware_size = 0x100000;
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
 	igvm_params(&p);
 	p.guest_caa_gpa = p.guest_secrets_gpa;
-	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
 	igvm_params(&p);
 	p.svsm_shared_gpa = 0x68c000; /* runs into the heap */
-	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
 	igvm_params(&p);
 	p.svsm_shared_gpa = p.psp_secrets_gpa; /* VMPCK0 would be shared */
-	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
 	igvm_params(&p);
 	p.memory_map_gpa = 0x700000; /* inside the heap */
-	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
 	igvm_params(&p);
 	p.guest_vmpl = 0;
-	EXPECT_TRUE(snp_boot_info(&p, ram, 1, &info) != NULL);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
 }

@@ -125,6 +125,15 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 		return "the guest firmware names no secrets page or SVSM "
 		       "Calling Area: it cannot run under an SVSM";
 	}
+	if (p->guest_firmware_size != 0 &&
+	    (p->guest_firmware_base + p->guest_firmware_size <
+		     p->guest_firmware_base ||
+	     (p->guest_firmware_base < base + size &&
+	      base < p->guest_firmware_base + p->guest_firmware_size) ||
+	     !in_ram(ram, n, p->guest_firmware_base, p->guest_firmware_size))) {
+		return "the guest firmware is inside the SVSM region or not "
+		       "RAM";
+	}
 	if (page_in(p->guest_secrets_gpa, base, size) ||
 	    page_in(p->guest_caa_gpa, base, size) ||
 	    !in_ram(ram, n, p->guest_secrets_gpa, PAGE) ||

@@ -36,4 +36,21 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 			  const struct mem_range *ram, unsigned n,
 			  struct svsm_boot_info *info);
 
+/**
+ * Add the guest firmware's volume (@p, launched by the image) to the RAM
+ * ranges if the loader's map leaves it out: launched pages are memory.
+ * NULL or what is wrong (not whole pages below 4 GiB, straddling a range,
+ * no room).
+ */
+const char *snp_launch_ram(const struct csvsm_boot_params *p,
+			   struct mem_range *ram, unsigned max, unsigned *n);
+
+/**
+ * After svsm_init(): grant the guest's VMPL the pages launched for it,
+ * the firmware volume and the SEV metadata sections it names (SEC
+ * memory, its CPUID page), which the PSP validated with rights for
+ * VMPL0 only (guest_launch.c). Any failure terminates.
+ */
+void snp_grant_launched(const struct csvsm_boot_params *p);
+
 #endif /* SNP_BOOT_H */

@@ -87,6 +87,9 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	snp_check_vmpl0(params_gpa);
 	why = snp_memory_map(memory_map, map_len, ram, MEMMAP_MAX_RAM, &n);
 	if (why == NULL) {
+		why = snp_launch_ram(params, ram, MEMMAP_MAX_RAM, &n);
+	}
+	if (why == NULL) {
 		why = snp_boot_info(params, ram, n, &info);
 	}
 	if (why != NULL) {
@@ -128,6 +131,7 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 		bad_boot("the SVSM did not start");
 	}
 	snp.guest_vmpl = info.guest_vmpl;
+	snp_grant_launched(params);
 	/* The APs enter where the boot CPU did: the image's entry, which
 	 * the boot parameters record. */
 	snp_start_aps(&boot->ghcb, apic_ids, cpu_count, params->svsm_entry_rip,

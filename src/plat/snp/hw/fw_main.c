@@ -126,6 +126,9 @@ void snp_fw_main(uint64_t params_gpa)
 	cbit = c_bit();
 	map = (const uint8_t *)params.memory_map_gpa;
 	why = snp_memory_map(map, PAGE, ram, MEMMAP_MAX_RAM, &n);
+	if (why == NULL) {
+		why = snp_launch_ram(&params, ram, MEMMAP_MAX_RAM, &n);
+	}
 	if (why != NULL) {
 		bad_boot(why);
 	}
