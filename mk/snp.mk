@@ -28,9 +28,9 @@ snp: $(SNP_FW)
 # measured).
 IGVM_OVMF := /usr/share/ovmf/OVMF.fd
 .PHONY: igvm-check
-igvm-check: $(BIN)/csvsm-igvm $(SNP_FW)
+igvm-check: $(BIN)/csvsm-igvm $(SNP_FW) $(EMU_GUEST_ELF)
 	@python3 test/igvm/igvm_check.py $(BIN)/csvsm-igvm $(SNP_FW) \
-		$(IGVM_OVMF)
+		$(IGVM_OVMF) $(EMU_GUEST_ELF)
 
 # build/csvsm.igvm: the SVSM for SEV-SNP hosts and its launch measurement
 # (docs/running-on-snp.md).

@@ -29,12 +29,24 @@ struct csvsm_boot_params {
 	uint64_t guest_cpuid_gpa;      /* 0: none */
 	uint64_t guest_caa_gpa;	       /* 0: the firmware names none */
 	uint64_t guest_firmware_base, guest_firmware_size; /* OVMF */
-	uint64_t guest_entry_rip;    /* 0xFFF0 with CS base 0xFFFF0000 */
+	uint64_t guest_entry_rip;    /* OVMF: 0xFFF0 with CS base 0xFFFF0000 */
 	uint64_t guest_sev_features; /* of the guest's VMSAs */
 	uint32_t guest_vmpl;
-	uint32_t reserved;
+	uint32_t guest_entry_mode; /* CSVSM_GUEST_ENTRY_* */
+	uint64_t guest_cr3;	   /* CSVSM_GUEST_ENTRY_KERNEL: its tables */
 };
-_Static_assert(sizeof(struct csvsm_boot_params) == 0x90, "boot params");
+_Static_assert(sizeof(struct csvsm_boot_params) == 0x98, "boot params");
+
+/*
+ * How the guest starts. FIRMWARE: OVMF at its reset vector; the launched
+ * range (guest_firmware_*) is its volume, whose SEV metadata names the
+ * rest. KERNEL: a kernel without firmware, in 64-bit mode on its own
+ * page tables (guest_cr3, in the launched range) at guest_entry_rip, with
+ * RDI = its secrets page (whose SVSM fields give its Calling Area) and
+ * RSI = the CPU count; the launched range is its image and tables.
+ */
+#define CSVSM_GUEST_ENTRY_FIRMWARE 0u
+#define CSVSM_GUEST_ENTRY_KERNEL 1u
 
 /* The boot CPU's GHCB, its #HV doorbell page, then the guest-request
  * pages: request, response, four pages of certificates (what Linux's

@@ -18,6 +18,25 @@
 #define SVSM_MAX_CPUS 64u
 #define SVSM_VERSION "0.1.0"
 
+/* How the guest's boot vCPU starts: svsm_init() builds its VMSA so. */
+enum svsm_guest_entry_mode {
+	/* The architectural reset state, at rip in the top segment (CS
+	 * base 0xFFFF0000): firmware such as OVMF. */
+	SVSM_GUEST_ENTRY_RESET = 0,
+	/* 64-bit mode with paging on the guest's own tables at cr3, flat
+	 * segments (CS 0x08, the rest 0x10; no GDT or IDT loaded yet), SSE
+	 * enabled, RDI and RSI as given: a kernel started without
+	 * firmware (emu's test guest; an snp image built with
+	 * csvsm-igvm --kernel). */
+	SVSM_GUEST_ENTRY_LONG = 1,
+};
+
+struct svsm_guest_entry {
+	uint32_t mode; /* enum svsm_guest_entry_mode */
+	uint64_t rip;
+	uint64_t cr3, rdi, rsi; /* SVSM_GUEST_ENTRY_LONG only */
+};
+
 struct svsm_boot_info {
 	const char *platform_name;
 	struct mem_range ram[MEMMAP_MAX_RAM];
@@ -28,10 +47,10 @@ struct svsm_boot_info {
 	gpa_t guest_secrets;   /* guest page for the guest's copy */
 	gpa_t guest_caa;       /* the boot vCPU's first Calling Area */
 	uint32_t apic_ids[SVSM_MAX_CPUS];
-	unsigned cpu_count;	     /* apic_ids[0] is the boot CPU */
-	uint8_t guest_vmpl;	     /* 1..3 */
-	uint64_t guest_sev_features; /* SEV_FEATURES of guest VMSAs */
-	uint64_t guest_entry_rip;    /* where the boot vCPU starts */
+	unsigned cpu_count;		     /* apic_ids[0] is the boot CPU */
+	uint8_t guest_vmpl;		     /* 1..3 */
+	uint64_t guest_sev_features;	     /* SEV_FEATURES of guest VMSAs */
+	struct svsm_guest_entry guest_entry; /* how the boot vCPU starts */
 	/* The platform's TPM engine; NULL: no vTPM (protocol 2 not offered). */
 	const struct vtpm_engine *vtpm_engine;
 };

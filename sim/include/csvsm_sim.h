@@ -58,6 +58,10 @@ struct sim_config {
 	struct {
 		uint64_t gpa, size;
 	} guest_fw_launch[4];
+	/* With guest_fw: CSVSM_GUEST_ENTRY_KERNEL makes it a kernel started
+	 * at guest_kernel_rip on its page tables at guest_kernel_cr3. */
+	uint32_t guest_entry_mode;
+	uint64_t guest_kernel_rip, guest_kernel_cr3;
 };
 
 /** Registers of an SVSM call, in and out (58019 section 5). */

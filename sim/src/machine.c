@@ -230,7 +230,8 @@ static bool sim_boot_svsm(struct sim_machine *m)
 	info.cpu_count = c->vcpu_count;
 	info.guest_vmpl = c->guest_vmpl;
 	info.guest_sev_features = c->sev_features;
-	info.guest_entry_rip = 0xFFF0;
+	info.guest_entry = (struct svsm_guest_entry){
+		.mode = SVSM_GUEST_ENTRY_RESET, .rip = 0xFFF0};
 	info.vtpm_engine = c->vtpm ? &vtpm_engine_libtpms : NULL;
 
 	log_set_level(c->log_level > 0 ? (enum log_level)c->log_level

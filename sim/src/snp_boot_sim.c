@@ -77,7 +77,10 @@ bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa)
 			c->guest_fw != NULL ? c->guest_fw_gpa : 0,
 		.guest_firmware_size =
 			c->guest_fw != NULL ? c->guest_fw_size : 0,
-		.guest_entry_rip = 0xFFF0,
+		.guest_entry_rip =
+			c->guest_entry_mode != 0 ? c->guest_kernel_rip : 0xFFF0,
+		.guest_entry_mode = c->guest_entry_mode,
+		.guest_cr3 = c->guest_kernel_cr3,
 		.guest_sev_features = c->sev_features,
 		.guest_vmpl = c->guest_vmpl,
 	};

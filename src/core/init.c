@@ -19,6 +19,7 @@
 
 #include "abi/snp.h"
 #include "abi/svsm_caa.h"
+#include "abi/x86_regs.h"
 
 #define SVSM_CORE_MAX_VERSION 1u
 
@@ -122,7 +123,7 @@ static void init_reset_vmsa(struct snp_vmsa *vmsa,
 	vmsa->idtr.limit = 0xFFFF;
 	vmsa->ldtr = (struct vmsa_seg){.attrib = 0x82, .limit = 0xFFFF};
 	vmsa->tr = (struct vmsa_seg){.attrib = 0x83, .limit = 0xFFFF};
-	vmsa->rip = info->guest_entry_rip;
+	vmsa->rip = info->guest_entry.rip;
 	vmsa->cr0 = 0x60000010ull;
 	vmsa->rflags = 0x2;
 	vmsa->dr6 = 0xFFFF0FF0ull;
@@ -132,6 +133,32 @@ static void init_reset_vmsa(struct snp_vmsa *vmsa,
 	vmsa->mxcsr = 0x1F80;
 	vmsa->x87_ftw = 0x5555;
 	vmsa->x87_fcw = 0x40;
+}
+
+/* 64-bit mode on the guest's own page tables (SVSM_GUEST_ENTRY_LONG): the
+ * reset state with paging, long mode and SSE turned on. */
+static void init_long_vmsa(struct snp_vmsa *vmsa,
+			   const struct svsm_boot_info *info)
+{
+	const struct svsm_guest_entry *e = &info->guest_entry;
+
+	init_reset_vmsa(vmsa, info);
+	vmsa->cs = (struct vmsa_seg){
+		.selector = 0x08, .attrib = 0xA9B, .limit = 0xFFFFFFFF};
+	vmsa->ds = (struct vmsa_seg){
+		.selector = 0x10, .attrib = 0xC93, .limit = 0xFFFFFFFF};
+	vmsa->es = vmsa->ds;
+	vmsa->ss = vmsa->ds;
+	vmsa->fs = vmsa->ds;
+	vmsa->gs = vmsa->ds;
+	vmsa->tr = (struct vmsa_seg){.attrib = 0x8B, .limit = 0xFFFF};
+	vmsa->cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | CR0_PG;
+	vmsa->cr3 = e->cr3;
+	vmsa->cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;
+	vmsa->efer = EFER_LME | EFER_LMA | EFER_NXE | EFER_SVME;
+	vmsa->rip = e->rip;
+	vmsa->rdi = e->rdi;
+	vmsa->rsi = e->rsi;
 }
 
 /* The boot vCPU's VMSA lives in SVSM memory: no guest VMPL may read it. */
@@ -145,7 +172,11 @@ static enum svsm_err init_boot_vcpu(const struct svsm_boot_info *info,
 	if (vmsa == NULL || v == NULL) {
 		return SVSM_E_NOMEM;
 	}
-	init_reset_vmsa(vmsa, info);
+	if (info->guest_entry.mode == SVSM_GUEST_ENTRY_LONG) {
+		init_long_vmsa(vmsa, info);
+	} else {
+		init_reset_vmsa(vmsa, info);
+	}
 	gpa = page_to_gpa(vmsa);
 	if (page_make_vmsa(gpa, 0) != SNP_RET_SUCCESS) {
 		return SVSM_E_ADDR;
@@ -173,7 +204,11 @@ static enum svsm_err init_check_info(const struct svsm_boot_info *info)
 	    !memmap_overlaps_svsm(info->psp_secrets, SNP_PAGE_SIZE) ||
 	    !owner_is_guest_page_free(info->guest_secrets, SNP_PAGE_SIZE) ||
 	    !owner_is_guest_page_free(info->guest_caa, SNP_PAGE_SIZE) ||
-	    gpa_eq(info->guest_secrets, info->guest_caa)) {
+	    gpa_eq(info->guest_secrets, info->guest_caa) ||
+	    (info->guest_entry.mode != SVSM_GUEST_ENTRY_RESET &&
+	     info->guest_entry.mode != SVSM_GUEST_ENTRY_LONG) ||
+	    (info->guest_entry.mode == SVSM_GUEST_ENTRY_LONG &&
+	     (info->guest_entry.cr3 % SNP_PAGE_SIZE) != 0)) {
 		return SVSM_E_INVAL;
 	}
 	return SVSM_OK;

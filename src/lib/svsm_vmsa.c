@@ -4,17 +4,7 @@
 
 #include "svsm/std.h"
 
-#define EFER_SVME (1ull << 12) /* required in an SNP VMSA */
-#define EFER_LME (1ull << 8)
-#define EFER_LMA (1ull << 10)
-#define EFER_NXE (1ull << 11)
-#define CR0_PE (1ull << 0)
-#define CR0_MP (1ull << 1)
-#define CR0_ET (1ull << 4)
-#define CR0_NE (1ull << 5)
-#define CR0_WP (1ull << 16)
-#define CR0_PG (1ull << 31)
-#define CR4_PAE (1ull << 5)
+#include "abi/x86_regs.h"
 
 void svsm_vmsa_init(struct snp_vmsa *v, const struct svsm_vmsa_regs *r)
 {

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import zlib
 
-TOOL, ELF, OVMF = sys.argv[1], sys.argv[2], sys.argv[3]
+TOOL, ELF, OVMF, KERNEL = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 fails = 0
 checks = 0
 
@@ -145,8 +145,8 @@ with tempfile.TemporaryDirectory() as tmp:
     if params:
         pb = got[params[0]]
         (_m, ver, sbase, ssize, psp, scpuid, mmap, vpc, shared, heap,
-         sentry, gsec, gcpuid, gcaa, fwb, fws, rip, feats,
-         vmpl) = struct.unpack_from("<IIQQQQQQQQQQQQQQQQI", pb)
+         sentry, gsec, gcpuid, gcaa, fwb, fws, rip, feats, vmpl, mode,
+         _gcr3) = struct.unpack_from("<IIQQQQQQQQQQQQQQQQIIQ", pb)
         expect(sentry == entry, "boot parameters: the SVSM's entry")
         expect(feats & 1, "boot parameters: guest VMSAs are SNPActive")
         expect(mmap < shared and shared + 8 * 4096 <= heap,
@@ -163,7 +163,7 @@ with tempfile.TemporaryDirectory() as tmp:
                sbase <= vpc < shared,
                "the loader's memory map and VP count go to their own "
                "pages in the SVSM region, before the shared pages")
-        expect(ver == 2 and gsec == secrets_gpa and
+        expect(ver == 2 and mode == 0 and gsec == secrets_gpa and
                gcpuid == min(cpuid_pages) and fwb == (1 << 32) - len(ovmf)
                and fws == len(ovmf) and rip == 0xFFF0 and vmpl == 1,
                "boot parameters name OVMF's pages and reset vector")
@@ -278,6 +278,60 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("dump", f"{tmp}/pad.igvm")
     expect(r.returncode == 1 and "padding" in r.stderr,
            "non-zero padding is refused")
+    # --kernel: a kernel without firmware (the emu test guest's ELF, as
+    # an input only): its pages, its own page tables mapping the low
+    # 4 GiB private with C-bit 51, its secrets page and CA after them,
+    # and boot parameters that start it in 64-bit mode on those tables.
+    kimg = f"{tmp}/kernel.igvm"
+    r = run("build", "--svsm", ELF, "--kernel", KERNEL, "-o", kimg)
+    expect(r.returncode == 0, f"build --kernel: {r.stderr}")
+    kb = open(kimg, "rb").read()
+    kgot, ktypes = {}, {}
+    for t, body in parse(kb):
+        if t == 0x302:
+            gpa, _mask, off, _f, dt, _r = struct.unpack("<QIIIHH", body)
+            kgot[gpa] = kb[off:off + 4096] if off else None
+            ktypes[gpa] = dt
+    kentry, kwant = elf_pages(KERNEL)
+    kparams = [g for g in kgot if kgot[g] and kgot[g][:4] == b"CSVM"]
+    expect(len(kparams) == 1, "--kernel: one boot parameter page")
+    kp = struct.unpack_from("<IIQQQQQQQQQQQQQQQQIIQ", kgot[kparams[0]])
+    (ksec, kcaa, kfwb, kfws, krip, kmode, kcr3) = (kp[11], kp[13], kp[14],
+                                                   kp[15], kp[16], kp[19],
+                                                   kp[20])
+    kmissing = [hex(g) for g, p in kwant.items() if kgot.get(g) != p]
+    expect(not kmissing, f"--kernel: its pages in place ({kmissing[:4]})")
+    kend = max(kwant) + 4096
+    pt = kcr3 & ~cbit
+    expect(kmode == 1 and krip == kentry and kcr3 & cbit and pt == kend and
+           kfwb == min(kwant) and kfws == pt + 6 * 4096 - kfwb,
+           "--kernel: boot parameters start it in 64-bit mode at its "
+           "entry; the launched range is its image and page tables")
+    expect(ksec == pt + 6 * 4096 and kcaa == ksec + 4096 and
+           kgot.get(ksec, b"x") is None and kgot.get(kcaa, b"x") is None,
+           "--kernel: its secrets page and CA are zero pages after them")
+    ok, leaves = True, 0
+    pml4 = kgot.get(pt) or bytes(4096)
+    pdpt_pa = struct.unpack_from("<Q", pml4, 0)[0]
+    ok = ok and pdpt_pa & cbit and pdpt_pa & 3 == 3
+    pdpt = kgot.get(pdpt_pa & 0xFFFFF000) or bytes(4096)
+    for i in range(4):
+        pde_pa = struct.unpack_from("<Q", pdpt, 8 * i)[0]
+        ok = ok and pde_pa & cbit and pde_pa & 3 == 3
+        pd = kgot.get(pde_pa & 0xFFFFF000) or bytes(4096)
+        for j in range(512):
+            e = struct.unpack_from("<Q", pd, 8 * j)[0]
+            va = (i << 30) | (j << 21)
+            ok = ok and e & 0x000FFFFFFFE00000 & ~cbit == va and \
+                e & cbit and e & 0x83 == 0x83
+            leaves += 1
+    expect(ok and leaves == 2048,
+           "--kernel: its tables identity-map the low 4 GiB with 2 MiB "
+           "private pages")
+    r = run("build", "--svsm", ELF, "--kernel", KERNEL, "--ovmf", OVMF,
+            "-o", f"{tmp}/both.igvm")
+    expect(r.returncode == 2, "--kernel with --ovmf is refused")
+
     # A different image gives a different measurement.
     r = run("build", "--svsm", ELF, "-o", f"{tmp}/noovmf.igvm")
     r2 = run("measure", f"{tmp}/noovmf.igvm")

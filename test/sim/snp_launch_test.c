@@ -13,6 +13,9 @@
 
 #include "svsm/terminate.h"
 
+#include "abi/csvsm_boot.h"
+#include "abi/snp.h"
+
 #include "../framework/test.h"
 #include "guest.h"
 
@@ -37,10 +40,9 @@ static void make_fv(const uint32_t (*sec)[3], unsigned n)
 	static const uint8_t footer[16] = {0xde, 0x82, 0xb5, 0x96, 0xb2, 0x1f,
 					   0xf7, 0x45, 0xba, 0xea, 0xa3, 0x66,
 					   0xc5, 0x5a, 0x08, 0x2d};
-	static const uint8_t meta_guid[16] = {0x66, 0x65, 0x88, 0xdc, 0x4a,
-					      0x98, 0x98, 0x47, 0xa7, 0x5e,
-					      0x55, 0x85, 0xa7, 0xbf, 0x67,
-					      0xcc};
+	static const uint8_t meta_guid[16] = {
+		0x66, 0x65, 0x88, 0xdc, 0x4a, 0x98, 0x98, 0x47,
+		0xa7, 0x5e, 0x55, 0x85, 0xa7, 0xbf, 0x67, 0xcc};
 	size_t foot = FV_SIZE - 0x30, at = foot - 2;
 	uint8_t *m = fv + FV_SIZE - 0x1000;
 	unsigned i;
@@ -79,9 +81,9 @@ static void fw_config(struct sim_config *cfg, bool launch_sections)
 }
 
 static const uint32_t honest[4][3] = {
-	{SEC_GPA, SEC_SIZE, 1},	    /* SEC memory */
-	{8 * MIB, 0x1000, 2},	    /* secrets: the sim's guest_secrets_gpa */
-	{CPUID_GPA, 0x1000, 3},	    /* CPUID */
+	{SEC_GPA, SEC_SIZE, 1}, /* SEC memory */
+	{8 * MIB, 0x1000, 2},	/* secrets: the sim's guest_secrets_gpa */
+	{CPUID_GPA, 0x1000, 3}, /* CPUID */
 	{8 * MIB + 0x1000, 0x1000, 4}, /* CA */
 };
 
@@ -157,4 +159,56 @@ TEST(snp_launch, hostile_metadata_is_refused)
 	make_fv(honest, 4);
 	memset(fv + FV_SIZE - 0x30, 0, 16);
 	expect_refused(true, TERM_CSVSM_BAD_BOOT_INFO);
+}
+
+/* A kernel without firmware (csvsm-igvm --kernel): the boot vCPU starts
+ * in 64-bit mode on the kernel's own tables with the contract of
+ * abi/csvsm_boot.h, and its whole launched range is the guest's. Truths:
+ * the VMSA layout (spec notes 9), EFER/CR0 bits (APM vol. 2). */
+TEST(snp_launch, kernel_entry_in_long_mode)
+{
+	struct sim_config cfg;
+	struct sim_machine *m;
+	struct snp_vmsa v;
+
+	memset(fv, 0x90, sizeof(fv));
+	fw_config(&cfg, false);
+	cfg.vcpu_count = 2;
+	cfg.guest_entry_mode = CSVSM_GUEST_ENTRY_KERNEL;
+	cfg.guest_kernel_rip = FV_GPA + 0x100;
+	cfg.guest_kernel_cr3 = (FV_GPA + 0xF000) | (1ull << 51);
+	m = tm_create(&cfg);
+	ASSERT_EQ(sim_vmsa_read(m, 0, &v), SIM_OK);
+	EXPECT_EQ(v.rip, FV_GPA + 0x100);
+	EXPECT_EQ(v.cr3, (FV_GPA + 0xF000) | (1ull << 51));
+	EXPECT_EQ(v.efer & 0xD00, 0xD00); /* LME, LMA, NXE */
+	EXPECT_EQ(v.cr0 & 0x80000001ull, 0x80000001ull);
+	EXPECT_EQ(v.cs.attrib & 0x200, 0x200); /* L: 64-bit code */
+	EXPECT_EQ(v.rdi, 8 * MIB);	       /* its secrets page */
+	EXPECT_EQ(v.rsi, 2);		       /* the CPU count */
+	EXPECT_EQ(v.vmpl, 1);
+	EXPECT_EQ(vmpl1(m, FV_GPA), 0xF);
+	EXPECT_EQ(vmpl1(m, FV_GPA + FV_SIZE - 0x1000), 0xF);
+	check_invariants(m);
+}
+
+TEST(snp_launch, kernel_entry_refusals)
+{
+	struct sim_config cfg;
+	uint32_t set = 0, code = 0;
+
+	/* Page tables outside the launched image, or an unknown mode. */
+	memset(fv, 0x90, sizeof(fv));
+	fw_config(&cfg, false);
+	cfg.guest_entry_mode = CSVSM_GUEST_ENTRY_KERNEL;
+	cfg.guest_kernel_rip = FV_GPA + 0x100;
+	cfg.guest_kernel_cr3 = 40 * MIB;
+	EXPECT_TRUE(sim_create(&cfg) == NULL);
+	EXPECT_TRUE(sim_last_boot_failure(&set, &code));
+	EXPECT_EQ(code, TERM_CSVSM_BAD_BOOT_INFO);
+	cfg.guest_kernel_cr3 = FV_GPA;
+	cfg.guest_entry_mode = 7;
+	EXPECT_TRUE(sim_create(&cfg) == NULL);
+	EXPECT_TRUE(sim_last_boot_failure(&set, &code));
+	EXPECT_EQ(code, TERM_CSVSM_BAD_BOOT_INFO);
 }

@@ -119,7 +119,8 @@ TEST(snp_boot_info, parameters_become_boot_info)
 	EXPECT_EQ(gpa_val(info.guest_secrets), 0x80d000);
 	EXPECT_EQ(gpa_val(info.guest_caa), 0x80f000);
 	EXPECT_EQ(info.guest_vmpl, 1);
-	EXPECT_EQ(info.guest_entry_rip, 0xFFF0);
+	EXPECT_EQ(info.guest_entry.mode, SVSM_GUEST_ENTRY_RESET);
+	EXPECT_EQ(info.guest_entry.rip, 0xFFF0);
 }
 
 TEST(snp_boot_info, the_launched_firmware_becomes_ram)

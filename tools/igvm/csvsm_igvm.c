@@ -2,7 +2,8 @@
 /*
  * csvsm-igvm: build, dump and measure IGVM images for SEV-SNP hosts
  * (QEMU 10+ with -object igvm-cfg).
- *   csvsm-igvm build --svsm ELF [--ovmf FILE] [--policy HEX] -o OUT
+ *   csvsm-igvm build --svsm ELF [--ovmf FILE | --kernel ELF] [--policy HEX]
+ *                    [--svsm-size BYTES] [--c-bit N] -o OUT
  *   csvsm-igvm dump FILE       every structure, page counts, measurement
  *   csvsm-igvm measure FILE    the SEV-SNP launch digest (MEASUREMENT)
  *   csvsm-igvm copy IN OUT     parse and write again (round trip)
@@ -186,12 +187,146 @@ static void boot_page_tables(uint8_t pages[3][IGVM_PAGE], uint64_t pt,
 	}
 }
 
-static int build(const char *svsm, const char *ovmf, uint64_t policy,
-		 uint64_t svsm_size, unsigned cbit, const char *out)
+/*
+ * Every page of [@lo, @hi): the ELF's bytes where a segment has them,
+ * zeros elsewhere (a gap is launched too: the SVSM grants a launched
+ * range only if all of it was launched).
+ */
+static void add_elf_pages(struct igvm_builder *b, const struct elf_segment *seg,
+			  unsigned nseg, uint64_t lo, uint64_t hi,
+			  uint32_t *zero_rel, int *have_zero)
+{
+	static uint8_t pg[IGVM_PAGE];
+	uint64_t gpa;
+	unsigned i;
+
+	for (gpa = lo; gpa < hi; gpa += IGVM_PAGE) {
+		memset(pg, 0, sizeof(pg));
+		for (i = 0; i < nseg; i++) {
+			uint64_t s = seg[i].paddr, e = s + seg[i].filesz;
+			uint64_t from = gpa > s ? gpa : s;
+			uint64_t to = gpa + IGVM_PAGE < e ? gpa + IGVM_PAGE : e;
+
+			if (from < to) {
+				memcpy(pg + (from - gpa),
+				       seg[i].data + (from - s), to - from);
+			}
+		}
+		add_page(b, gpa, pg, IGVM_PAGE_DATA_NORMAL, zero_rel,
+			 have_zero);
+	}
+}
+
+/* The page-aligned span of @seg's memory images. */
+static void elf_span(const struct elf_segment *seg, unsigned nseg, uint64_t *lo,
+		     uint64_t *hi)
+{
+	unsigned i;
+
+	*lo = ~0ull;
+	*hi = 0;
+	for (i = 0; i < nseg; i++) {
+		if (seg[i].paddr < *lo) {
+			*lo = seg[i].paddr;
+		}
+		if (seg[i].paddr + seg[i].memsz > *hi) {
+			*hi = seg[i].paddr + seg[i].memsz;
+		}
+	}
+	*lo &= ~(uint64_t)(IGVM_PAGE - 1);
+	*hi = (*hi + IGVM_PAGE - 1) & ~(uint64_t)(IGVM_PAGE - 1);
+}
+
+/* After a kernel's image: its page tables (PML4, PDPT, four PDs: the low
+ * 4 GiB identity-mapped with 2 MiB private pages), then its secrets page
+ * and Calling Area (zero pages). */
+#define KERNEL_PT_PAGES 6u
+
+/*
+ * --kernel: a 64-bit ELF the SVSM starts without firmware
+ * (CSVSM_GUEST_ENTRY_KERNEL, abi/csvsm_boot.h), below 4 GiB and outside
+ * the SVSM region. The launched range is its image and page tables.
+ */
+static bool add_kernel(struct igvm_builder *b, const char *path, unsigned cbit,
+		       uint64_t svsm_base, uint64_t svsm_end,
+		       struct csvsm_boot_params *params, uint32_t *zero_rel,
+		       int *have_zero)
+{
+	struct elf_segment seg[16];
+	unsigned nseg = 0, i, j;
+	uint64_t entry = 0, lo = 0, hi = 0, c = 1ull << cbit;
+	size_t len = 0;
+	uint8_t *img = tool_read_file(path, MAX_FILE, &len);
+	static uint8_t pt[KERNEL_PT_PAGES][IGVM_PAGE];
+	const char *why;
+
+	if (img == NULL) {
+		fprintf(stderr, "csvsm-igvm: cannot read %s\n", path);
+		return false;
+	}
+	why = elf_segments(img, len, seg, 16, &nseg, &entry);
+	if (why == NULL && nseg == 0) {
+		why = "no loadable segments";
+	}
+	if (why == NULL) {
+		elf_span(seg, nseg, &lo, &hi);
+		if (hi + (KERNEL_PT_PAGES + 2) * IGVM_PAGE > GIB4 ||
+		    (lo < svsm_end &&
+		     svsm_base < hi + (KERNEL_PT_PAGES + 2) * IGVM_PAGE) ||
+		    entry < lo || entry >= hi) {
+			why = "not below 4 GiB outside the SVSM region, or its "
+			      "entry outside its image";
+		}
+	}
+	if (why != NULL) {
+		fprintf(stderr, "csvsm-igvm: %s: %s\n", path, why);
+		free(img);
+		return false;
+	}
+	add_elf_pages(b, seg, nseg, lo, hi, zero_rel, have_zero);
+	memset(pt, 0, sizeof(pt));
+	{
+		uint64_t pml4e = (hi + IGVM_PAGE) | c | 0x3;
+
+		memcpy(pt[0], &pml4e, 8);
+	}
+	for (i = 0; i < 4; i++) {
+		uint64_t pdpte = (hi + (2 + i) * IGVM_PAGE) | c | 0x3;
+
+		memcpy(pt[1] + 8 * i, &pdpte, 8);
+		for (j = 0; j < 512; j++) {
+			uint64_t pde = ((uint64_t)i << 30) |
+				       ((uint64_t)j << 21) | c | 0x83;
+
+			memcpy(pt[2 + i] + 8 * j, &pde, 8);
+		}
+	}
+	for (i = 0; i < KERNEL_PT_PAGES; i++) {
+		add_page(b, hi + i * IGVM_PAGE, pt[i], IGVM_PAGE_DATA_NORMAL,
+			 zero_rel, have_zero);
+	}
+	add_page(b, hi + KERNEL_PT_PAGES * IGVM_PAGE, NULL,
+		 IGVM_PAGE_DATA_NORMAL, NULL, NULL);
+	add_page(b, hi + (KERNEL_PT_PAGES + 1) * IGVM_PAGE, NULL,
+		 IGVM_PAGE_DATA_NORMAL, NULL, NULL);
+	params->guest_entry_mode = CSVSM_GUEST_ENTRY_KERNEL;
+	params->guest_entry_rip = entry;
+	params->guest_cr3 = hi | c;
+	params->guest_secrets_gpa = hi + KERNEL_PT_PAGES * IGVM_PAGE;
+	params->guest_caa_gpa = hi + (KERNEL_PT_PAGES + 1) * IGVM_PAGE;
+	params->guest_firmware_base = lo;
+	params->guest_firmware_size = hi + KERNEL_PT_PAGES * IGVM_PAGE - lo;
+	free(img);
+	return true;
+}
+
+static int build(const char *svsm, const char *ovmf, const char *kernel,
+		 uint64_t policy, uint64_t svsm_size, unsigned cbit,
+		 const char *out)
 {
 	struct elf_segment seg[16];
 	unsigned nseg = 0, i;
-	uint64_t entry = 0, end = 0, gpa;
+	uint64_t entry = 0, start = 0, end = 0, gpa;
 	size_t len = 0, olen = 0, size = 0;
 	uint8_t *img = tool_read_file(svsm, MAX_FILE, &len);
 	uint8_t *fw = NULL, *file;
@@ -207,8 +342,12 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 		return 2;
 	}
 	why = elf_segments(img, len, seg, 16, &nseg, &entry);
+	if (why == NULL && nseg == 0) {
+		why = "no loadable segments";
+	}
 	if (why != NULL) {
 		fprintf(stderr, "csvsm-igvm: %s: %s\n", svsm, why);
+		free(img);
 		return 2;
 	}
 	if (ovmf != NULL) {
@@ -249,26 +388,8 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 		igvm_add(&b, IGVM_VHT_VP_COUNT_PARAMETER, &vps, sizeof(vps), -1,
 			 0);
 	}
-	for (i = 0; i < nseg; i++) {
-		for (gpa = 0; gpa < seg[i].memsz; gpa += IGVM_PAGE) {
-			static uint8_t pg[IGVM_PAGE];
-			uint64_t n = 0;
-
-			memset(pg, 0, sizeof(pg));
-			if (gpa < seg[i].filesz) {
-				n = seg[i].filesz - gpa < IGVM_PAGE
-					    ? seg[i].filesz - gpa
-					    : IGVM_PAGE;
-				memcpy(pg, seg[i].data + gpa, n);
-			}
-			add_page(&b, seg[i].paddr + gpa, pg,
-				 IGVM_PAGE_DATA_NORMAL, &zero_rel, &have_zero);
-		}
-		if (seg[i].paddr + seg[i].memsz > end) {
-			end = seg[i].paddr + seg[i].memsz;
-		}
-	}
-	end = (end + IGVM_PAGE - 1) & ~(uint64_t)(IGVM_PAGE - 1);
+	elf_span(seg, nseg, &start, &end);
+	add_elf_pages(&b, seg, nseg, start, end, &zero_rel, &have_zero);
 #define AT(l) (end + (uint64_t)(l)*IGVM_PAGE)
 	add_page(&b, AT(L_SECRETS), NULL, IGVM_PAGE_DATA_SECRETS, NULL, NULL);
 	add_page(&b, AT(L_CPUID), NULL, IGVM_PAGE_DATA_CPUID, NULL, NULL);
@@ -293,11 +414,13 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	}
 	memset(&params, 0, sizeof(params));
 	if (svsm_size == 0) {
-		svsm_size = default_svsm_size(seg[0].paddr, fw, olen);
+		svsm_size = default_svsm_size(start, fw, olen);
 	}
-	if (fw != NULL &&
-	    !add_ovmf_sections(&b, fw, olen, &params, seg[0].paddr,
-			       seg[0].paddr + svsm_size)) {
+	if ((fw != NULL && !add_ovmf_sections(&b, fw, olen, &params, start,
+					      start + svsm_size)) ||
+	    (kernel != NULL &&
+	     !add_kernel(&b, kernel, cbit, start, start + svsm_size, &params,
+			 &zero_rel, &have_zero))) {
 		free(img);
 		free(fw);
 		igvm_builder_free(&b);
@@ -305,25 +428,24 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	}
 	params.magic = CSVSM_BOOT_MAGIC;
 	params.version = CSVSM_BOOT_VERSION;
-	params.svsm_base = seg[0].paddr;
+	params.svsm_base = start;
 	params.svsm_size = svsm_size;
 	params.svsm_shared_gpa = AT(L_SHARED);
 	params.svsm_entry_rip = entry;
 	params.svsm_heap_gpa = AT(L_SHARED + CSVSM_SHARED_PAGES);
-	if (seg[0].paddr % SPAN_2M != 0 ||
-	    seg[0].paddr / SPAN_1G !=
-		    (seg[0].paddr + svsm_size - 1) / SPAN_1G) {
+	if (start % SPAN_2M != 0 ||
+	    start / SPAN_1G != (start + svsm_size - 1) / SPAN_1G) {
 		fprintf(stderr,
 			"csvsm-igvm: the SVSM region 0x%llx+0x%llx must start "
 			"on 2 MiB and lie within one GiB\n",
-			(unsigned long long)seg[0].paddr,
+			(unsigned long long)start,
 			(unsigned long long)svsm_size);
 		free(img);
 		free(fw);
 		igvm_builder_free(&b);
 		return 2;
 	}
-	if (params.svsm_heap_gpa + 64 * IGVM_PAGE > seg[0].paddr + svsm_size) {
+	if (params.svsm_heap_gpa + 64 * IGVM_PAGE > start + svsm_size) {
 		fprintf(stderr,
 			"csvsm-igvm: --svsm-size 0x%llx leaves no heap "
 			"after 0x%llx\n",
@@ -351,7 +473,7 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	{
 		static uint8_t pt[3][IGVM_PAGE];
 
-		boot_page_tables(pt, AT(L_PML4), seg[0].paddr, svsm_size, cbit);
+		boot_page_tables(pt, AT(L_PML4), start, svsm_size, cbit);
 		for (i = 0; i < 3; i++) {
 			add_page(&b, AT(L_PML4 + i), pt[i],
 				 IGVM_PAGE_DATA_NORMAL, &zero_rel, &have_zero);
@@ -387,8 +509,8 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	       "CPUID 0x%llx, memory map 0x%llx, boot parameters 0x%llx, VMSA "
 	       "0x%llx, VP count 0x%llx, page tables 0x%llx, shared pages "
 	       "0x%llx, heap 0x%llx), entry 0x%llx, C-bit %u",
-	       out, size, (unsigned long long)seg[0].paddr,
-	       (unsigned long long)(seg[0].paddr + svsm_size),
+	       out, size, (unsigned long long)start,
+	       (unsigned long long)(start + svsm_size),
 	       (unsigned long long)AT(L_SECRETS),
 	       (unsigned long long)AT(L_CPUID),
 	       (unsigned long long)AT(L_MEMORY_MAP),
@@ -398,6 +520,16 @@ static int build(const char *svsm, const char *ovmf, uint64_t policy,
 	       (unsigned long long)params.svsm_heap_gpa,
 	       (unsigned long long)entry, cbit);
 #undef AT
+	if (kernel != NULL) {
+		printf("; kernel 0x%llx+0x%llx entry 0x%llx (page tables "
+		       "0x%llx, secrets 0x%llx, CA 0x%llx)",
+		       (unsigned long long)params.guest_firmware_base,
+		       (unsigned long long)params.guest_firmware_size,
+		       (unsigned long long)params.guest_entry_rip,
+		       (unsigned long long)(params.guest_cr3 & 0xFFFFFFFFull),
+		       (unsigned long long)params.guest_secrets_gpa,
+		       (unsigned long long)params.guest_caa_gpa);
+	}
 	if (ovmf != NULL) {
 		printf("; OVMF 0x%llx-4G (secrets 0x%llx, CPUID 0x%llx, CA "
 		       "0x%llx)",
@@ -660,10 +792,10 @@ static int copy(const char *in, const char *out)
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: csvsm-igvm build --svsm ELF [--ovmf FILE] [--policy "
-		"HEX]\n"
-		"                        [--svsm-size BYTES] [--c-bit N] -o "
-		"OUT\n"
+		"usage: csvsm-igvm build --svsm ELF [--ovmf FILE | --kernel "
+		"ELF]\n"
+		"                        [--policy HEX] [--svsm-size BYTES] "
+		"[--c-bit N] -o OUT\n"
 		"       csvsm-igvm dump FILE | measure FILE | copy IN OUT\n");
 	return 2;
 }
@@ -677,9 +809,10 @@ int main(int argc, char **argv)
 		{"out", required_argument, NULL, 'o'},
 		{"svsm-size", required_argument, NULL, 'z'},
 		{"c-bit", required_argument, NULL, 'c'},
+		{"kernel", required_argument, NULL, 'k'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *svsm = NULL, *ovmf = NULL, *out = NULL;
+	const char *svsm = NULL, *ovmf = NULL, *kernel = NULL, *out = NULL;
 	uint64_t policy = DEFAULT_POLICY;
 	uint64_t svsm_size = 0; /* default_svsm_size() */
 	unsigned long cbit = DEFAULT_C_BIT;
@@ -718,6 +851,9 @@ int main(int argc, char **argv)
 		case 'c':
 			cbit = strtoul(optarg, NULL, 0);
 			break;
+		case 'k':
+			kernel = optarg;
+			break;
 		default:
 			return usage();
 		}
@@ -733,5 +869,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "csvsm-igvm: --c-bit: 32 to 51\n");
 		return 2;
 	}
-	return build(svsm, ovmf, policy, svsm_size, (unsigned)cbit, out);
+	if (ovmf != NULL && kernel != NULL) {
+		fprintf(stderr, "csvsm-igvm: --ovmf or --kernel, not both\n");
+		return 2;
+	}
+	return build(svsm, ovmf, kernel, policy, svsm_size, (unsigned)cbit,
+		     out);
 }

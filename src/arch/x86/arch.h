@@ -11,29 +11,14 @@
 
 #include "svsm/cpuid_regs.h"
 
+#include "abi/x86_regs.h"
+
 #define MSR_APIC_BASE 0x0000001Bu
 #define MSR_EFER 0xC0000080u
 #define MSR_FS_BASE 0xC0000100u
 #define MSR_VM_CR 0xC0010114u
 #define MSR_VM_HSAVE_PA 0xC0010117u
 #define MSR_SEV_STATUS 0xC0010131u
-
-#define EFER_SCE (1ull << 0)
-#define EFER_LME (1ull << 8)
-#define EFER_LMA (1ull << 10)
-#define EFER_NXE (1ull << 11)
-
-#define CR0_PE (1ull << 0)
-#define CR0_MP (1ull << 1)
-#define CR0_EM (1ull << 2)
-#define CR0_ET (1ull << 4)
-#define CR0_NE (1ull << 5)
-#define CR0_WP (1ull << 16)
-#define CR0_PG (1ull << 31)
-#define CR4_PAE (1ull << 5)
-#define CR4_OSFXSR (1ull << 9)
-#define CR4_OSXMMEXCPT (1ull << 10)
-#define CR4_OSXSAVE (1ull << 18)
 
 #define XCR0_X87 1ull
 #define XCR0_SSE 2ull

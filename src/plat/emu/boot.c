@@ -206,29 +206,6 @@ static void load_guest(void)
 
 /* The boot vCPU starts in 64-bit mode at the image's first byte, with the
  * secrets page in RDI and the CPU count in RSI (like an IGVM VP context). */
-static void boot_vcpu_context(gpa_t boot_vmsa, unsigned cpus)
-{
-	struct snp_vmsa *a = plat_map_private(boot_vmsa, SNP_PAGE_SIZE);
-
-	a->cs = (struct vmsa_seg){
-		.selector = 0x08, .attrib = 0xA9B, .limit = 0xFFFFFFFF};
-	a->ds = (struct vmsa_seg){
-		.selector = 0x10, .attrib = 0xC93, .limit = 0xFFFFFFFF};
-	a->es = a->ds;
-	a->ss = a->ds;
-	a->fs = a->ds;
-	a->gs = a->ds;
-	a->tr = (struct vmsa_seg){.attrib = 0x8B, .limit = 0xFFFF};
-	a->cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | CR0_PG;
-	a->cr3 = EMU_GUEST_PT;
-	a->cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;
-	a->efer = EFER_LME | EFER_LMA | EFER_NXE | EFER_SVME;
-	a->rip = EMU_GUEST_LOAD;
-	a->rdi = EMU_GUEST_SECRETS;
-	a->rsi = cpus;
-	plat_unmap_private(a, SNP_PAGE_SIZE);
-}
-
 static void grant_launch_region(void)
 {
 	uint64_t gpa;
@@ -309,7 +286,15 @@ void emu_main(uint32_t start_info_pa)
 	info.cpu_count = cpus;
 	info.guest_vmpl = 1;
 	info.guest_sev_features = SEV_FEAT_SNP_ACTIVE;
-	info.guest_entry_rip = EMU_GUEST_LOAD;
+	/* The test guest's contract: 64-bit mode on the page tables
+	 * load_guest() built, RDI = its secrets page, RSI = the CPU count. */
+	info.guest_entry = (struct svsm_guest_entry){
+		.mode = SVSM_GUEST_ENTRY_LONG,
+		.rip = EMU_GUEST_LOAD,
+		.cr3 = EMU_GUEST_PT,
+		.rdi = EMU_GUEST_SECRETS,
+		.rsi = cpus,
+	};
 	info.vtpm_engine = &vtpm_engine_libtpms;
 	if (svsm_init(&info, &boot_vmsa) != SVSM_OK) {
 		boot_fail("svsm_init failed", TERM_SET_CSVSM,
@@ -318,7 +303,6 @@ void emu_main(uint32_t start_info_pa)
 	LOG_INFO("libc: %llu calls to unsupported functions, all failed safely",
 		 (unsigned long long)libc_unsupported_calls());
 	grant_launch_region();
-	boot_vcpu_context(boot_vmsa, cpus);
 	LOG_NOTICE(
 		"emu: image %llu KiB, RAM top %llu MiB, XCR0 %llx, "
 		"software RMP and NPT over %llu pages",

@@ -115,6 +115,20 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 	    p->memory_map_gpa >= p->svsm_heap_gpa) {
 		return "the SVSM's pages overlap its shared pages or heap";
 	}
+	if (p->guest_entry_mode != CSVSM_GUEST_ENTRY_FIRMWARE &&
+	    p->guest_entry_mode != CSVSM_GUEST_ENTRY_KERNEL) {
+		return "an unknown guest entry mode";
+	}
+	/* A sanity check of measured values: the PML4 (the low 32 bits of
+	 * CR3; above them sits the C-bit) lies in the launched range,
+	 * which is below 4 GiB (snp_launch_ram). */
+	if (p->guest_entry_mode == CSVSM_GUEST_ENTRY_KERNEL &&
+	    (p->guest_cr3 % PAGE != 0 || p->guest_firmware_size == 0 ||
+	     (uint32_t)p->guest_cr3 < p->guest_firmware_base ||
+	     (uint32_t)p->guest_cr3 - p->guest_firmware_base >=
+		     p->guest_firmware_size)) {
+		return "the guest kernel's page tables are not in its image";
+	}
 	if (p->guest_vmpl < 1 || p->guest_vmpl > 3) {
 		return "the guest VMPL is not 1 to 3";
 	}
@@ -155,6 +169,14 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 	info->guest_caa = gpa_init(p->guest_caa_gpa);
 	info->guest_vmpl = (uint8_t)p->guest_vmpl;
 	info->guest_sev_features = p->guest_sev_features;
-	info->guest_entry_rip = p->guest_entry_rip;
+	info->guest_entry = (struct svsm_guest_entry){
+		.mode = p->guest_entry_mode == CSVSM_GUEST_ENTRY_KERNEL
+				? SVSM_GUEST_ENTRY_LONG
+				: SVSM_GUEST_ENTRY_RESET,
+		.rip = p->guest_entry_rip,
+		.cr3 = p->guest_cr3,
+		.rdi = p->guest_secrets_gpa,
+		.rsi = 0, /* the CPU count: snp_boot() */
+	};
 	return NULL;
 }

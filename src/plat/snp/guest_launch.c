@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The guest firmware's launched pages on snp. The IGVM loader launches
- * OVMF's firmware volume and the SEV metadata sections OVMF wants
- * pre-validated (SEC memory, its CPUID page) as validated private pages
- * with rights for VMPL0 only: the PSP gives the lower VMPLs nothing.
+ * The guest's launched pages on snp. The IGVM loader launches OVMF's
+ * firmware volume and the SEV metadata sections OVMF wants pre-validated
+ * (SEC memory, its CPUID page), or a kernel's image and page tables
+ * (csvsm-igvm --kernel), as validated private pages with rights for
+ * VMPL0 only: the PSP gives the lower VMPLs nothing.
  * Before the guest's first instruction the SVSM grants them to the
  * guest's VMPL (emu grants its launch region the same way).
  *
@@ -126,6 +127,13 @@ void snp_grant_launched(const struct csvsm_boot_params *p)
 	if (size == 0) {
 		return;
 	}
+	if (p->guest_entry_mode == CSVSM_GUEST_ENTRY_KERNEL) {
+		/* A kernel's image and page tables: no metadata to read. */
+		grant(base, size, 0);
+		LOG_INFO("snp: guest kernel at %llx+%llx granted to the guest",
+			 (unsigned long long)base, (unsigned long long)size);
+		return;
+	}
 	buf = page_alloc(TAIL_ORDER);
 	if (buf == NULL) {
 		launch_failed("no memory to read it", TERM_CSVSM_NO_MEMORY);
@@ -157,5 +165,6 @@ void snp_grant_launched(const struct csvsm_boot_params *p)
 	}
 	LOG_INFO("snp: guest firmware at %llx+%llx and %u SEV metadata "
 		 "sections granted to the guest",
-		 (unsigned long long)base, (unsigned long long)size, info.count);
+		 (unsigned long long)base, (unsigned long long)size,
+		 info.count);
 }

@@ -47,9 +47,10 @@ const char *snp_launch_ram(const struct csvsm_boot_params *p,
 
 /**
  * After svsm_init(): grant the guest's VMPL the pages launched for it,
+ * which the PSP validated with rights for VMPL0 only (guest_launch.c):
  * the firmware volume and the SEV metadata sections it names (SEC
- * memory, its CPUID page), which the PSP validated with rights for
- * VMPL0 only (guest_launch.c). Any failure terminates.
+ * memory, its CPUID page), or a kernel's whole launched range. Any
+ * failure terminates.
  */
 void snp_grant_launched(const struct csvsm_boot_params *p);
 

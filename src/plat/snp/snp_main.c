@@ -126,6 +126,9 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 		info.apic_ids[i] = apic_ids[i];
 	}
 	info.cpu_count = cpu_count;
+	if (info.guest_entry.mode == SVSM_GUEST_ENTRY_LONG) {
+		info.guest_entry.rsi = cpu_count;
+	}
 	info.vtpm_engine = vtpm;
 	if (svsm_init(&info, &boot_vmsa) != SVSM_OK) {
 		bad_boot("the SVSM did not start");
