@@ -3,8 +3,9 @@
  * x86-64 page tables (src/arch/x86/pgtable.c), built in a hosted array of
  * pages. Truths: the architecture's four-level walk (AMD APM vol. 2
  * 5.3: PML4, PDPT, PD, PT indices are VA bits 47:39, 38:30, 29:21,
- * 20:12; PS in a PD entry maps 2 MiB), its entry bits (P 0, R/W 1, PS 7,
- * NX 63), and SEV's C-bit at 51 on every entry that should be private.
+ * 20:12; PS in a PD entry maps 2 MiB), its entry bits (P 0, R/W 1, PWT 3,
+ * PCD 4, PS 7, NX 63), and SEV's C-bit at 51 on every entry that should
+ * be private.
  */
 #include <string.h>
 
@@ -108,6 +109,11 @@ TEST(pgtable, small_pages_code_and_shared_leaves)
 	ASSERT_TRUE(pt_translate(&pt, 0x204010, &pa, &pte));
 	EXPECT_EQ(pa, 0x204010);
 	EXPECT_EQ(pte & CBIT, 0);
+	/* Device memory: PCD (bit 4) and PWT (bit 3). */
+	ASSERT_TRUE(pt_map(&pt, 0xE0000000ull, 0xE0000000ull, 0x200000,
+			   PT_MAP_WRITE | PT_MAP_LARGE | PT_MAP_UNCACHED));
+	EXPECT_EQ(entry(&pt, 0xE0000000ull, 1),
+		  0xE0000000ull | CBIT | (1ull << 63) | 0x80 | 0x18 | 0x3);
 	/* High memory: another PML4 entry. */
 	ASSERT_TRUE(pt_map(&pt, 0x10000000000ull, 0x10000000000ull, 0x200000,
 			   PT_MAP_WRITE | PT_MAP_LARGE));

@@ -63,6 +63,9 @@ static uint64_t leaf_bits(const struct pgtable *pt, unsigned flags)
 	if ((flags & PT_MAP_SHARED) == 0) {
 		bits |= pt->enc_mask;
 	}
+	if ((flags & PT_MAP_UNCACHED) != 0) {
+		bits |= PTE_PCD | PTE_PWT;
+	}
 	return bits;
 }
 

@@ -42,8 +42,9 @@ struct pgtable {
 /* What a range is mapped with. */
 #define PT_MAP_WRITE (1u << 0)
 #define PT_MAP_EXEC (1u << 1)
-#define PT_MAP_LARGE (1u << 2)	/* 2 MiB pages where aligned */
-#define PT_MAP_SHARED (1u << 3) /* the leaf without enc_mask */
+#define PT_MAP_LARGE (1u << 2)	  /* 2 MiB pages where aligned */
+#define PT_MAP_SHARED (1u << 3)	  /* the leaf without enc_mask */
+#define PT_MAP_UNCACHED (1u << 4) /* PCD | PWT: device memory */
 
 /** A new, empty set of tables; false if no memory. */
 bool pt_init(struct pgtable *pt, const struct pt_ops *ops, uint64_t enc_mask);

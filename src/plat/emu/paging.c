@@ -7,94 +7,66 @@
 
 #include "arch.h"
 #include "layout.h"
+#include "pgtable.h"
 
-#define PTE_P (1ull << 0)
-#define PTE_RW (1ull << 1)
-#define PTE_PWT (1ull << 3)
-#define PTE_PCD (1ull << 4)
-#define PTE_PS (1ull << 7)
-#define PTE_NX (1ull << 63)
 #define PAGE 4096ull
 #define SPAN_2M 0x200000ull
+#define GIB4 0x100000000ull
 
 extern const uint8_t __image_start[];
 extern const uint8_t __text_end[];
 
-static uint64_t *table(void)
+static uint64_t heap_table(void *ctx)
 {
-	uint64_t *t = page_alloc(0);
+	void *t = page_alloc(0);
 
+	(void)ctx;
 	if (t == NULL) {
 		panic("no memory for the SVSM page tables");
 	}
 	memset(t, 0, PAGE);
-	return t;
+	return (uint64_t)t;
 }
 
-/* 4 KiB entries for the 2 MiB at @base: code pages R+X, others RW+NX. */
-static uint64_t *fine_table(uint64_t base, uint64_t x_start, uint64_t x_end,
-			    bool x_writable)
+static uint64_t *identity(void *ctx, uint64_t pa)
 {
-	uint64_t *pt = table();
-	unsigned i;
+	(void)ctx;
+	return (uint64_t *)pa;
+}
 
-	for (i = 0; i < 512; i++) {
-		uint64_t pa = base + i * PAGE;
-		bool x = pa >= x_start && pa < x_end;
+static const struct pt_ops heap_ops = {.alloc = heap_table, .table = identity};
 
-		pt[i] = pa | PTE_P;
-		if (!x || x_writable) {
-			pt[i] |= PTE_RW;
-		}
-		if (!x) {
-			pt[i] |= PTE_NX;
-		}
+static void map(struct pgtable *pt, uint64_t base, uint64_t end, unsigned flags)
+{
+	if (end > base && !pt_map(pt, base, base, end - base, flags)) {
+		panic("cannot map %llx-%llx", (unsigned long long)base,
+		      (unsigned long long)end);
 	}
-	return pt;
 }
 
 uint64_t paging_init(void)
 {
-	uint64_t *pml4 = table();
-	uint64_t *pdpt = table();
+	struct pgtable pt;
 	uint64_t text_start = (uint64_t)__image_start;
 	uint64_t text_end = (uint64_t)__text_end;
-	unsigned i;
+	/* The 2 MiB spans holding the text get 4 KiB pages. */
+	uint64_t fine_end = (text_end + SPAN_2M - 1) & ~(SPAN_2M - 1);
 
 	CHECK(text_start == EMU_SVSM_BASE && text_end > text_start &&
 	      text_end <= EMU_SVSM_END);
-	pml4[0] = (uint64_t)pdpt | PTE_P | PTE_RW;
-	for (i = 0; i < 4; i++) {
-		uint64_t *pd = table();
-		unsigned j;
-
-		pdpt[i] = (uint64_t)pd | PTE_P | PTE_RW;
-		for (j = 0; j < 512; j++) {
-			uint64_t pa = ((uint64_t)i * 512 + j) * SPAN_2M;
-
-			pd[j] = pa | PTE_P | PTE_RW | PTE_PS | PTE_NX;
-			if (pa >= EMU_RAM_LIMIT) {
-				pd[j] |= PTE_PCD | PTE_PWT; /* MMIO */
-			}
-		}
-		if (i == 0) {
-			/* The trampoline page: written once, then run by APs.
-			 */
-			pd[0] = (uint64_t)fine_table(0, EMU_TRAMPOLINE,
-						     EMU_TRAMPOLINE + PAGE,
-						     true) |
-				PTE_P | PTE_RW;
-			/* The 2 MiB spans holding the image's text. */
-			for (j = EMU_SVSM_BASE / SPAN_2M;
-			     j * SPAN_2M < text_end; j++) {
-				pd[j] = (uint64_t)fine_table(j * SPAN_2M,
-							     text_start,
-							     text_end, false) |
-					PTE_P | PTE_RW;
-			}
-		}
-	}
+	CHECK(pt_init(&pt, &heap_ops, 0));
+	/* Low memory: the trampoline page is written once, then run by
+	 * APs; the rest of it is data. */
+	map(&pt, 0, EMU_TRAMPOLINE, PT_MAP_WRITE);
+	map(&pt, EMU_TRAMPOLINE, EMU_TRAMPOLINE + PAGE,
+	    PT_MAP_WRITE | PT_MAP_EXEC);
+	map(&pt, EMU_TRAMPOLINE + PAGE, text_start, PT_MAP_WRITE);
+	map(&pt, text_start, text_end, PT_MAP_EXEC);
+	map(&pt, text_end, fine_end, PT_MAP_WRITE);
+	map(&pt, fine_end, EMU_RAM_LIMIT, PT_MAP_WRITE | PT_MAP_LARGE);
+	map(&pt, EMU_RAM_LIMIT, GIB4,
+	    PT_MAP_WRITE | PT_MAP_LARGE | PT_MAP_UNCACHED); /* MMIO */
 	write_cr0(read_cr0() | CR0_WP);
-	write_cr3((uint64_t)pml4);
-	return (uint64_t)pml4;
+	write_cr3(pt.root);
+	return pt.root;
 }
