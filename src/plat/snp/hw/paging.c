@@ -20,9 +20,9 @@
 
 #include "../ghcb.h"
 #include "../snp_hw.h"
+#include "../svsm_pt.h"
 #include "arch.h"
 #include "fw_cpu.h"
-#include "pgtable.h"
 
 #define PAGE 4096ull
 #define POOL_PAGES 96u
@@ -54,49 +54,26 @@ static uint64_t *pool_table(void *ctx, uint64_t pa)
 static const struct pt_ops pool_ops = {.alloc = pool_alloc,
 				       .table = pool_table};
 
-static void no_tables(const char *what)
-{
-	LOG_ERROR("snp: cannot map %s (page-table pool of %u pages)", what,
-		  POOL_PAGES);
-	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_NO_MEMORY);
-}
-
-static void map_ram(uint64_t base, uint64_t end)
-{
-	if (end > base && !pt_map(&svsm_pt, base, base, end - base,
-				  PT_MAP_WRITE | PT_MAP_LARGE)) {
-		no_tables("guest RAM");
-	}
-}
-
 uint64_t snp_fw_paging_init(unsigned cbit, const struct csvsm_boot_params *p,
 			    const struct mem_range *ram, unsigned n)
 {
-	uint64_t text = (uint64_t)__image_start;
-	uint64_t text_end = (uint64_t)__text_end;
-	unsigned i;
+	struct snp_pt_layout l = {.text = (uint64_t)__image_start,
+				  .text_end = (uint64_t)__text_end,
+				  .region_base = p->svsm_base,
+				  .region_end = p->svsm_base + p->svsm_size,
+				  .ram = ram,
+				  .ram_count = n};
+	const char *why = pt_init(&svsm_pt, &pool_ops, 1ull << cbit)
+				  ? snp_pt_build(&svsm_pt, &l)
+				  : "no page for the PML4";
 
-	region_base = p->svsm_base;
-	region_end = p->svsm_base + p->svsm_size;
-	/* The image is where the boot parameters say the region is. */
-	CHECK(text == region_base && text_end <= region_end);
-	if (!pt_init(&svsm_pt, &pool_ops, 1ull << cbit) ||
-	    !pt_map(&svsm_pt, text, text, text_end - text, PT_MAP_EXEC) ||
-	    !pt_map(&svsm_pt, text_end, text_end, region_end - text_end,
-		    PT_MAP_WRITE)) {
-		no_tables("the SVSM region");
+	if (why != NULL) {
+		LOG_ERROR("snp: page tables (pool of %u pages): %s", POOL_PAGES,
+			  why);
+		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_NO_MEMORY);
 	}
-	for (i = 0; i < n; i++) {
-		uint64_t b = gpa_val(ram[i].base), e = b + ram[i].size;
-
-		/* snp_boot_info() checks the region is inside one range. */
-		if (b < region_end && region_base < e) {
-			map_ram(b, region_base > b ? region_base : b);
-			map_ram(region_end < e ? region_end : e, e);
-		} else {
-			map_ram(b, e);
-		}
-	}
+	region_base = l.region_base;
+	region_end = l.region_end;
 	/* CR3 carries the C-bit too: the PML4 itself is private. */
 	write_cr3(svsm_pt.root | svsm_pt.enc_mask);
 	return svsm_pt.root | svsm_pt.enc_mask;
