@@ -13,6 +13,7 @@
 
 #include "abi/ghcb.h"
 
+#include "../../src/plat/snp/snp_boot.h"
 #include "../../src/plat/snp/vc.h"
 #include "../framework/test.h"
 #include "guest.h"
@@ -84,6 +85,26 @@ static void boot(void *arg)
 	(void)ghcb_msr_negotiate();
 	(void)ghcb_msr_hv_features();
 	ghcb_cpu_init(&cpu, gpa_init(GHCB_GPA));
+}
+
+/* The firmware's own needs from the CPUID page (snp_boot.h). */
+TEST(snp_vc, cpuid_boot_checks)
+{
+	unsigned cbit = 0;
+
+	make_table();
+	/* Leaf 0x80000008 absent (zeros): no INVLPGB. */
+	EXPECT_TRUE(snp_cpuid_boot_checks(&table, &cbit) != NULL);
+	add(0x80000008, 0, 0, 0x3030, 0x8); /* EBX[3]: INVLPGB */
+	ASSERT_TRUE(snp_cpuid_boot_checks(&table, &cbit) == NULL);
+	EXPECT_EQ(cbit, 51);	      /* 0x173 & 0x3F */
+	table.fn[7].ebx = 0x170 | 20; /* C-bit 20: below 32 */
+	EXPECT_TRUE(snp_cpuid_boot_checks(&table, &cbit) != NULL);
+	table.fn[7].ebx = 0x173;
+	table.fn[7].eax = 0x1007D; /* SEV (EAX[1]) clear */
+	EXPECT_TRUE(snp_cpuid_boot_checks(&table, &cbit) != NULL);
+	table.count = 0;
+	EXPECT_TRUE(snp_cpuid_boot_checks(&table, &cbit) != NULL);
 }
 
 static bool no_ghcb; /* the CPU's GHCB is not registered yet */

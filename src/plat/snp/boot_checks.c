@@ -14,6 +14,7 @@
 #include "ghcb.h"
 #include "snp_boot.h"
 #include "snp_hw.h"
+#include "vc.h"
 
 /* MSR_AMD64_SEV bits: [0] SEV, [1] SEV-ES, [2] SNP; from bit 2 on they
  * are SEV_FEATURES << 2 (abi/snp.h). */
@@ -54,4 +55,31 @@ void snp_check_vmpl0(gpa_t own_page)
 	if (plat_rmpadjust(own_page, PAGE_4K, 1) != SNP_RET_SUCCESS) {
 		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_NOT_VMPL0);
 	}
+}
+
+#define CPUID_SEV_LEAF 0x8000001Fu
+#define CPUID_EXT_LEAF 0x80000008u
+#define CPUID_EXT_INVLPGB (1u << 3) /* EBX */
+
+const char *snp_cpuid_boot_checks(const struct snp_cpuid_table *t,
+				  unsigned *cbit)
+{
+	struct cpuid_regs r;
+
+	if (!snp_cpuid_table_ok(t)) {
+		return "the CPUID page is unusable";
+	}
+	if (!snp_cpuid_lookup(t, CPUID_SEV_LEAF, 0, &r) ||
+	    (r.eax & 0x2u) == 0) {
+		return "the CPUID page has no SEV leaf 0x8000001F";
+	}
+	*cbit = r.ebx & 0x3Fu;
+	if (*cbit < 32 || *cbit > 51) {
+		return "C-bit position outside 32..51";
+	}
+	if (!snp_cpuid_lookup(t, CPUID_EXT_LEAF, 0, &r) ||
+	    (r.ebx & CPUID_EXT_INVLPGB) == 0) {
+		return "no INVLPGB: TLBs cannot be flushed after RMPADJUST";
+	}
+	return NULL;
 }

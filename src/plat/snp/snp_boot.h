@@ -15,6 +15,15 @@
 /** SEV_STATUS has SEV, SEV-ES, SNP and Restricted Injection, not vTOM
  * or ReflectVC. */
 uint64_t snp_check_sev_status(void);
+struct snp_cpuid_table;
+/**
+ * What the snp firmware needs from the (PSP-checked) CPUID page before
+ * it builds its page tables: a usable table, the SEV leaf with SEV set
+ * and a C-bit position 32..51 (*@cbit), and INVLPGB (leaf 0x80000008
+ * EBX[3]). NULL or what is missing.
+ */
+const char *snp_cpuid_boot_checks(const struct snp_cpuid_table *t,
+				  unsigned *cbit);
 /** The SVSM runs at VMPL0 (an RMPADJUST of VMPL1 rights succeeds). */
 void snp_check_vmpl0(gpa_t own_page);
 

@@ -14,9 +14,9 @@
 #include "../../arch/x86/pgtable.h"
 
 struct snp_pt_layout {
-	uint64_t text, text_end;	 /* the image's code: page aligned */
+	uint64_t text, text_end;	  /* the image's code: page aligned */
 	uint64_t region_base, region_end; /* the SVSM region */
-	const struct mem_range *ram;	 /* RAM, with the launched firmware */
+	const struct mem_range *ram;	  /* RAM, with the launched firmware */
 	unsigned ram_count;
 };
 

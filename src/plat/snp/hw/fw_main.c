@@ -31,9 +31,6 @@
 #include "fw_cpu.h"
 
 #define PAGE 4096u
-#define CPUID_SEV_LEAF 0x8000001Fu
-#define CPUID_EXT_LEAF 0x80000008u
-#define CPUID_EXT_INVLPGB (1u << 3) /* EBX */
 
 void snp_fw_main(uint64_t params_gpa) __attribute__((noreturn));
 void snp_fw_ap_main(struct snp_fw_cpu *fw) __attribute__((noreturn));
@@ -58,31 +55,17 @@ static bool page_in_region(uint64_t gpa)
 	       gpa - params.svsm_base < params.svsm_size;
 }
 
-/* The C-bit position from the CPUID page, as the boot page tables use
- * it (the image was built for it: csvsm-igvm --c-bit). */
-static unsigned c_bit(void)
+/* The image's boot page tables must use the C-bit the CPUID page names
+ * (csvsm-igvm --c-bit): PML4[0] maps the SVSM region. */
+static void check_boot_c_bit(unsigned cbit)
 {
-	struct cpuid_regs r;
-	uint64_t pml4e;
-	unsigned cbit;
-
-	if (!snp_cpuid_lookup(&snp_fw_cpuid, CPUID_SEV_LEAF, 0, &r)) {
-		bad_boot("the CPUID page has no leaf 0x8000001F");
-	}
-	cbit = r.ebx & 0x3Fu;
-	if (cbit < 32 || cbit > 51) {
-		bad_boot("C-bit position outside 32..51");
-	}
-	pml4e = *(const uint64_t *)(read_cr3() & 0x000FFFFFFFFFF000ull &
+	uint64_t pml4e =
+		*(const uint64_t *)(read_cr3() & 0x000FFFFFFFFFF000ull &
 				    ~(1ull << cbit));
+
 	if ((pml4e & (1ull << cbit)) == 0) {
 		bad_boot("the image's page tables use another C-bit");
 	}
-	if (!snp_cpuid_lookup(&snp_fw_cpuid, CPUID_EXT_LEAF, 0, &r) ||
-	    (r.ebx & CPUID_EXT_INVLPGB) == 0) {
-		bad_boot("no INVLPGB: TLBs cannot be flushed after RMPADJUST");
-	}
-	return cbit;
 }
 
 static void cpu_tables(struct snp_fw_cpu *fw)
@@ -120,10 +103,11 @@ void snp_fw_main(uint64_t params_gpa)
 	}
 	memcpy(&snp_fw_cpuid, (const void *)params.svsm_cpuid_gpa,
 	       sizeof(snp_fw_cpuid));
-	if (!snp_cpuid_table_ok(&snp_fw_cpuid)) {
-		bad_boot("the CPUID page is unusable");
+	why = snp_cpuid_boot_checks(&snp_fw_cpuid, &cbit);
+	if (why != NULL) {
+		bad_boot(why);
 	}
-	cbit = c_bit();
+	check_boot_c_bit(cbit);
 	map = (const uint8_t *)params.memory_map_gpa;
 	why = snp_memory_map(map, PAGE, ram, MEMMAP_MAX_RAM, &n);
 	if (why == NULL) {
