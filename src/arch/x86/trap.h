@@ -25,6 +25,7 @@ struct trap_frame {
 
 #define X86_VEC_DF 8u
 #define X86_VEC_NMI 2u
+#define X86_VEC_GP 13u
 #define X86_VEC_PF 14u
 #define X86_VEC_MC 18u
 #define X86_VEC_HV 28u

@@ -82,7 +82,7 @@ void arch_trap(struct trap_frame *f)
 		snp_hv_entry();
 		return;
 	case X86_VEC_PF:
-	case 13: /* #GP */
+	case X86_VEC_GP:
 		if (fixup(f)) {
 			return;
 		}
