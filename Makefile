@@ -47,6 +47,7 @@ bench: setup
 	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench $(BIN)/csvsm-bench-vtpm \
 		$(EMU_FW)
 	@scripts/bench.sh $(BIN)/csvsm-bench
+	@CSVSM_SIM_PLATFORM=snp scripts/bench.sh $(BIN)/csvsm-bench
 	@scripts/bench-vtpm.sh
 	@scripts/bench-emu.sh
 

@@ -63,6 +63,7 @@
 #define GHCB_OFF_SW_EXIT_INFO_2 0x3A0u
 #define GHCB_OFF_SW_SCRATCH 0x3A8u
 #define GHCB_OFF_VALID_BITMAP 0x3F0u
+#define GHCB_SAVE_AREA_END 0x400u /* the save area and valid bitmap */
 #define GHCB_OFF_PROTOCOL_VERSION 0xFFAu
 #define GHCB_OFF_USAGE 0xFFCu
 #define GHCB_OFF_SHARED_BUFFER 0x800u

@@ -15,6 +15,8 @@
 
 #include "svsm/addr.h"
 
+#include "abi/ghcb.h"
+
 /* --- MSR protocol (no GHCB page needed) --- */
 
 /** Negotiate the GHCB version (2 is required); returns the C-bit. */
@@ -34,7 +36,9 @@ void ghcb_msr_terminate(uint32_t set, uint32_t code) __attribute__((noreturn));
 struct ghcb_cpu {
 	uint8_t *page; /* the shared mapping: hostile after every VMGEXIT */
 	gpa_t gpa;
-	uint8_t reply[4096]; /* the private copy of the last reply */
+	/* The private copy of the last reply's save area and valid bitmap
+	 * (the shared buffer, when asked for, goes to ghcb_out.buf). */
+	uint8_t reply[GHCB_SAVE_AREA_END];
 };
 
 /** Make @gpa shared, register it, map it (the CPU's boot sequence). */
@@ -47,18 +51,22 @@ struct ghcb_in {
 	bool has_rax, has_rbx, has_rcx, has_rdx, has_scratch;
 	const void *buf; /* copied to the shared buffer */
 	size_t buf_len;
+	bool want_buf; /* the reply's shared buffer is read (ghcb_out.buf) */
 };
 
 struct ghcb_out {
 	uint64_t info1, info2, rax, rbx, rdx;
 	bool has_rax, has_rbx, has_rdx; /* marked valid by the hypervisor */
-	uint8_t buf[0x7F0];		/* the shared buffer, copied once */
+	uint8_t buf[0x7F0]; /* the shared buffer, copied once: want_buf */
 };
 
 /**
- * One NAE event: the reply is copied out of the shared page once and
- * checked (GHCB MSR unchanged, exit_info_1 and _2 marked valid, result
- * 0); anything else terminates with TERM_CSVSM_GHCB_RESPONSE.
+ * One NAE event: the request clears the save area and valid bitmap (the
+ * hypervisor reads only what is marked valid), the reply is copied out
+ * of the shared page once (the save area; the shared buffer too if
+ * @in->want_buf) and checked (GHCB MSR unchanged, exit_info_1 and _2
+ * marked valid, result 0); anything else terminates with
+ * TERM_CSVSM_GHCB_RESPONSE.
  */
 void ghcb_call(struct ghcb_cpu *g, const struct ghcb_in *in,
 	       struct ghcb_out *out);

@@ -67,9 +67,11 @@ void ghcb_call(struct ghcb_cpu *g, const struct ghcb_in *in,
 	uint16_t version = GHCB_VERSION_SNP;
 	uint32_t usage = GHCB_USAGE_STANDARD;
 
-	_Static_assert(sizeof(g->reply) == GHCB_PAGE_SIZE, "a whole page");
+	_Static_assert(sizeof(g->reply) == GHCB_SAVE_AREA_END, "save area");
 	CHECK(in->buf_len <= GHCB_SHARED_BUFFER_SIZE);
-	memset(p, 0, GHCB_PAGE_SIZE);
+	/* The shared buffer keeps what was last sent through it: only ever
+	 * data meant for the hypervisor. */
+	memset(p, 0, GHCB_SAVE_AREA_END);
 	put64(p, GHCB_OFF_SW_EXIT_CODE, in->exit_code);
 	put64(p, GHCB_OFF_SW_EXIT_INFO_1, in->info1);
 	put64(p, GHCB_OFF_SW_EXIT_INFO_2, in->info2);
@@ -97,7 +99,11 @@ void ghcb_call(struct ghcb_cpu *g, const struct ghcb_in *in,
 	snp_hw_write_ghcb_msr(gpa_val(g->gpa));
 	snp_hw_vmgexit();
 
-	memcpy(copy, p, GHCB_PAGE_SIZE); /* the one read of the reply */
+	/* The one read of the reply (and of its buffer, if asked for). */
+	memcpy(copy, p, GHCB_SAVE_AREA_END);
+	if (in->want_buf) {
+		memcpy(out->buf, p + GHCB_OFF_SHARED_BUFFER, sizeof(out->buf));
+	}
 	if (snp_hw_read_ghcb_msr() != gpa_val(g->gpa)) {
 		broken("the GHCB MSR no longer names the GHCB");
 	}
@@ -113,7 +119,6 @@ void ghcb_call(struct ghcb_cpu *g, const struct ghcb_in *in,
 	out->rbx = out->has_rbx ? get64(copy, GHCB_OFF_RBX) : 0;
 	out->has_rdx = ghcb_page_is_valid(copy, GHCB_OFF_RDX);
 	out->rdx = out->has_rdx ? get64(copy, GHCB_OFF_RDX) : 0;
-	memcpy(out->buf, copy + GHCB_OFF_SHARED_BUFFER, sizeof(out->buf));
 	/* Result 1 would inject an exception, 2 says the SVSM's request
 	 * was malformed: the SVSM sends none, so either is a lie. */
 	if ((uint32_t)out->info1 != GHCB_RESULT_OK) {

@@ -53,6 +53,7 @@ static void psc_batch(struct ghcb_cpu *g, const uint64_t *e, unsigned n)
 			.has_scratch = true,
 			.buf = &b,
 			.buf_len = GHCB_PSC_HDR_SIZE + n * sizeof(e[0]),
+			.want_buf = true,
 		};
 		struct psc_buf r;
 		bool progress = false;
