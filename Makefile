@@ -40,7 +40,8 @@ check: setup
 	@$(MAKE) --no-print-directory check-all
 
 check-all: format-check banned-check freestanding-check docs-check test \
-	test-snp test-asan emu-check vtpm-check attest-check igvm-check fuzz-smoke
+	test-snp test-asan emu-check vtpm-check attest-check igvm-check \
+	snp-image-check fuzz-smoke
 	@echo "make check: all checks passed"
 
 bench: setup

@@ -40,3 +40,9 @@ $(BUILD)/csvsm.igvm: $(BIN)/csvsm-igvm $(SNP_FW)
 	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) \
 		$(if $(wildcard $(IGVM_OVMF)),--ovmf $(IGVM_OVMF)) -o $@
 	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"
+
+# The snp ELF against its hardware layer's assumptions: layout, W^X, the
+# fixup table, nothing that raises #VC before the IDT exists.
+.PHONY: snp-image-check
+snp-image-check: $(SNP_FW)
+	@python3 test/snp/snp_image_check.py $(SNP_FW)
