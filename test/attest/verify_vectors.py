@@ -8,22 +8,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from expect import expect, finish  # noqa: E402
+
 VERIFY, VEC = sys.argv[1], sys.argv[2]
-failures = 0
-checks = 0
 
 
 def run(*args):
     p = subprocess.run([VERIFY, *args], capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
-
-
-def expect(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print(f"FAIL: {what}")
 
 
 def base(report=None, vcek=None, chain=None, extra=()):
@@ -115,5 +109,4 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, _, _ = run("--report", f"{VEC}/report.bin")
     expect(rc == 2, "missing --vcek and --chain is a usage error")
 
-print(f"verify-vectors: {checks - failures} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+finish("verify-vectors")

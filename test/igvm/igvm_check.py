@@ -16,17 +16,11 @@ import sys
 import tempfile
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from expect import expect, finish  # noqa: E402
+
 TOOL, ELF, OVMF, KERNEL = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-fails = 0
-checks = 0
-
-
-def expect(cond, what):
-    global fails, checks
-    checks += 1
-    if not cond:
-        fails += 1
-        print(f"FAIL: {what}")
 
 
 def run(*args):
@@ -338,5 +332,4 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(r2.returncode == 0 and r2.stdout.strip() != ld.hex(),
            "without OVMF the measurement differs")
 
-print(f"igvm-check: {checks - fails} passed, {fails} failed")
-sys.exit(1 if fails else 0)
+finish("igvm-check")

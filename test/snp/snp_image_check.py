@@ -13,21 +13,17 @@
 #     it in the same routine;
 #   - the entry code, up to the call into C, has no instruction that
 #     SEV-ES would turn into #VC (CPUID, IN/OUT, RDMSR, INVD, WBINVD, ...).
+import os
 import struct
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from expect import expect, finish  # noqa: E402
+
 ELF = sys.argv[1]
 b = open(ELF, "rb").read()
-fails = checks = 0
-
-
-def expect(cond, what):
-    global fails, checks
-    checks += 1
-    if not cond:
-        fails += 1
-        print(f"FAIL: {what}")
 
 
 entry, phoff, shoff = struct.unpack_from("<QQQ", b, 0x18)
@@ -116,5 +112,4 @@ expect(len(mnemonics) > 5 and not trapping & set(mnemonics) and
 expect("call" in mnemonics and mnemonics.count("call") >= 3,
        "the entry code calls set_fs_block and the C entry points")
 
-print(f"snp-image-check: {checks - fails} passed, {fails} failed")
-sys.exit(1 if fails else 0)
+finish("snp-image-check")

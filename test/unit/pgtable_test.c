@@ -9,41 +9,17 @@
  */
 #include <string.h>
 
-#include "../../src/arch/x86/pgtable.h"
 #include "../framework/test.h"
+#include "pt_pool.h"
 
-#define POOL 64u
-#define BASE 0x100000000ull /* where the pool's "physical" pages start */
 #define CBIT (1ull << 51)
-
-static uint64_t pages[POOL][512];
-static unsigned used, limit;
-
-static uint64_t alloc(void *ctx)
-{
-	(void)ctx;
-	if (used == limit) {
-		return 0;
-	}
-	memset(pages[used], 0, sizeof(pages[used]));
-	return BASE + (uint64_t)used++ * 4096;
-}
-
-static uint64_t *table(void *ctx, uint64_t pa)
-{
-	(void)ctx;
-	return pages[(pa - BASE) / 4096];
-}
-
-static const struct pt_ops ops = {.alloc = alloc, .table = table};
 
 static struct pgtable fresh(unsigned max_pages)
 {
 	struct pgtable pt;
 
-	used = 0;
-	limit = max_pages;
-	ASSERT_TRUE(pt_init(&pt, &ops, CBIT));
+	pt_pool_reset(max_pages);
+	ASSERT_TRUE(pt_init(&pt, &pt_pool_ops, CBIT));
 	return pt;
 }
 
@@ -54,7 +30,7 @@ static uint64_t entry(const struct pgtable *pt, uint64_t va, unsigned level)
 	unsigned l;
 
 	for (l = 3;; l--) {
-		uint64_t e = table(NULL, pa)[(va >> (12 + 9 * l)) & 511];
+		uint64_t e = pt_pool_table(pa)[(va >> (12 + 9 * l)) & 511];
 
 		if (l == level) {
 			return e;
@@ -65,7 +41,7 @@ static uint64_t entry(const struct pgtable *pt, uint64_t va, unsigned level)
 
 TEST(pgtable, large_pages_carry_the_c_bit_and_nx)
 {
-	struct pgtable pt = fresh(POOL);
+	struct pgtable pt = fresh(PT_POOL_PAGES);
 	uint64_t pa = 0, pte = 0;
 
 	ASSERT_TRUE(pt_map(&pt, 0x1000000, 0x1000000, 0x1000000,
@@ -77,7 +53,7 @@ TEST(pgtable, large_pages_carry_the_c_bit_and_nx)
 		  0x1000000 | CBIT | (1ull << 63) | 0x80 | 0x3);
 	EXPECT_EQ(entry(&pt, 0x1FFFFFF, 1),
 		  0x1E00000 | CBIT | (1ull << 63) | 0x80 | 0x3);
-	EXPECT_EQ(used, 3u); /* PML4, PDPT, one PD */
+	EXPECT_EQ(pt_pool_used(), 3u); /* PML4, PDPT, one PD */
 	ASSERT_TRUE(pt_translate(&pt, 0x1234567, &pa, &pte));
 	EXPECT_EQ(pa, 0x1234567);
 	EXPECT_TRUE(pt_leaf_4k(&pt, 0x1234000) == NULL); /* a 2 MiB page */
@@ -86,7 +62,7 @@ TEST(pgtable, large_pages_carry_the_c_bit_and_nx)
 
 TEST(pgtable, small_pages_code_and_shared_leaves)
 {
-	struct pgtable pt = fresh(POOL);
+	struct pgtable pt = fresh(PT_POOL_PAGES);
 	uint64_t pa = 0, pte = 0, *leaf;
 
 	/* Code: present, read-only, executable. */
@@ -123,7 +99,7 @@ TEST(pgtable, small_pages_code_and_shared_leaves)
 
 TEST(pgtable, refusals)
 {
-	struct pgtable pt = fresh(POOL);
+	struct pgtable pt = fresh(PT_POOL_PAGES);
 
 	ASSERT_TRUE(pt_map(&pt, 0x400000, 0x400000, 0x1000, PT_MAP_WRITE));
 	EXPECT_FALSE(pt_map(&pt, 0x400000, 0x800000, 0x1000, 0)); /* mapped */
@@ -137,6 +113,6 @@ TEST(pgtable, refusals)
 	EXPECT_TRUE(pt_leaf_4k(&pt, 1ull << 47) == NULL);
 	/* Out of table memory: refused, not half-written silently. */
 	pt = fresh(3);
-	EXPECT_FALSE(pt_map(&pt, 0, 0, 0x1000, 0)); /* needs a fourth */
-	EXPECT_FALSE(pt_init(&pt, &ops, CBIT));	    /* none left */
+	EXPECT_FALSE(pt_map(&pt, 0, 0, 0x1000, 0));	/* needs a fourth */
+	EXPECT_FALSE(pt_init(&pt, &pt_pool_ops, CBIT)); /* none left */
 }

@@ -10,34 +10,12 @@
 
 #include "../../src/plat/snp/svsm_pt.h"
 #include "../framework/test.h"
+#include "pt_pool.h"
 
-#define POOL 48u
-#define BASE 0x7000000000ull /* the pool's "physical" pages */
 #define CBIT (1ull << 51)
 #define MIB (1ull << 20)
 #define GIB (1ull << 30)
 #define NX (1ull << 63)
-
-static uint64_t pages[POOL][512];
-static unsigned used, limit;
-
-static uint64_t alloc(void *ctx)
-{
-	(void)ctx;
-	if (used == limit) {
-		return 0;
-	}
-	memset(pages[used], 0, sizeof(pages[used]));
-	return BASE + (uint64_t)used++ * 4096;
-}
-
-static uint64_t *table(void *ctx, uint64_t pa)
-{
-	(void)ctx;
-	return pages[(pa - BASE) / 4096];
-}
-
-static const struct pt_ops ops = {.alloc = alloc, .table = table};
 
 static const struct mem_range ram[3] = {
 	{{0}, 2 * GIB},
@@ -58,9 +36,8 @@ static struct pgtable built(unsigned max)
 {
 	struct pgtable pt;
 
-	used = 0;
-	limit = max;
-	ASSERT_TRUE(pt_init(&pt, &ops, CBIT));
+	pt_pool_reset(max);
+	ASSERT_TRUE(pt_init(&pt, &pt_pool_ops, CBIT));
 	return pt;
 }
 
@@ -78,7 +55,7 @@ static uint64_t attrs(const struct pgtable *pt, uint64_t va)
 
 TEST(snp_pt, w_x_private_and_only_region_and_ram)
 {
-	struct pgtable pt = built(POOL);
+	struct pgtable pt = built(PT_POOL_PAGES);
 
 	ASSERT_TRUE(snp_pt_build(&pt, &layout) == NULL);
 	/* Text: present, read-only, executable, private. */
@@ -101,12 +78,12 @@ TEST(snp_pt, w_x_private_and_only_region_and_ram)
 	EXPECT_EQ(attrs(&pt, 6 * GIB), ~0ull);
 	/* The PML4, one PDPT, a PD for each GiB with RAM (0, 1, 3, 4, 5),
 	 * and 8 PTs for the 16 MiB region's 4 KiB pages. */
-	EXPECT_EQ(used, 1u + 1u + 5u + 8u);
+	EXPECT_EQ(pt_pool_used(), 1u + 1u + 5u + 8u);
 }
 
 TEST(snp_pt, refusals)
 {
-	struct pgtable pt = built(POOL);
+	struct pgtable pt = built(PT_POOL_PAGES);
 	struct snp_pt_layout l = layout;
 
 	l.text = 17 * MIB; /* not at the region's start */
