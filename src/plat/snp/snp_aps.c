@@ -26,7 +26,7 @@
 
 _Static_assert(sizeof(struct snp_cpu) <= (4096u << CPU_ORDER), "CPU_ORDER");
 
-static void *ap_page(unsigned order, unsigned i)
+void *snp_ap_page(unsigned order, unsigned i)
 {
 	void *p = page_alloc(order);
 
@@ -44,15 +44,15 @@ void snp_start_aps(struct ghcb_cpu *g, const uint32_t *apic_ids, unsigned count,
 	unsigned i;
 
 	for (i = 1; i < count; i++) {
-		struct snp_cpu *c = ap_page(CPU_ORDER, i);
-		struct snp_vmsa *v = ap_page(0, i);
+		struct snp_cpu *c = snp_ap_page(CPU_ORDER, i);
+		struct snp_vmsa *v = snp_ap_page(0, i);
 		struct svsm_vmsa_regs regs = {.rip = entry_rip, .cr3 = cr3};
 		gpa_t gpa;
 
 		c->index = i;
 		c->apic_id = apic_ids[i];
-		c->ghcb_gpa = page_to_gpa(ap_page(0, i));
-		c->doorbell_gpa = page_to_gpa(ap_page(0, i));
+		c->ghcb_gpa = page_to_gpa(snp_ap_page(0, i));
+		c->doorbell_gpa = page_to_gpa(snp_ap_page(0, i));
 		svsm_vmsa_init(v, &regs);
 		snp_hw_ap_prepare(c, v);
 		gpa = page_to_gpa(v);

@@ -35,9 +35,9 @@ struct snp_platform *snp_platform(void)
 	return &snp;
 }
 
-static void bad_boot(const char *why)
+void snp_bad_boot(const char *why)
 {
-	LOG_ERROR("snp: boot information: %s", why);
+	LOG_ERROR("snp: boot: %s", why);
 	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_BAD_BOOT_INFO);
 }
 
@@ -93,10 +93,10 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 		why = snp_boot_info(params, ram, n, &info);
 	}
 	if (why != NULL) {
-		bad_boot(why);
+		snp_bad_boot(why);
 	}
 	if (cpu_count == 0 || cpu_count > SVSM_MAX_CPUS) {
-		bad_boot("no CPUs or too many");
+		snp_bad_boot("no CPUs or too many");
 	}
 	shared = gpa_init(params->svsm_shared_gpa);
 	boot->ghcb_gpa = shared;
@@ -131,7 +131,7 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	}
 	info.vtpm_engine = vtpm;
 	if (svsm_init(&info, &boot_vmsa) != SVSM_OK) {
-		bad_boot("the SVSM did not start");
+		snp_bad_boot("the SVSM did not start");
 	}
 	snp.guest_vmpl = info.guest_vmpl;
 	snp_grant_launched(params);

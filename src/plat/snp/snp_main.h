@@ -72,6 +72,15 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 void snp_start_aps(struct ghcb_cpu *g, const uint32_t *apic_ids, unsigned count,
 		   uint64_t entry_rip, uint64_t cr3);
 
+/**
+ * 2^@order zeroed heap pages for AP @i (its VMSA, pages, stacks); no
+ * memory terminates with TERM_CSVSM_NO_MEMORY.
+ */
+void *snp_ap_page(unsigned order, unsigned i);
+
+/** Log @why and terminate with TERM_CSVSM_BAD_BOOT_INFO. */
+void snp_bad_boot(const char *why) __attribute__((noreturn));
+
 /** What the #HV exception entry calls (snp_hv.h). */
 void snp_hv_entry(void);
 /** Ask the hypervisor to run the guest's VMPL on this CPU. */

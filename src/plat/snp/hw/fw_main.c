@@ -42,13 +42,6 @@ static uint8_t bsp_ist[X86_IST_COUNT][PAGE << SNP_FW_IST_ORDER]
 static struct csvsm_boot_params params;
 static uint32_t apic_ids[SVSM_MAX_CPUS];
 
-static void bad_boot(const char *why) __attribute__((noreturn));
-static void bad_boot(const char *why)
-{
-	LOG_ERROR("snp: boot: %s", why);
-	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_BAD_BOOT_INFO);
-}
-
 static bool page_in_region(uint64_t gpa)
 {
 	return gpa % PAGE == 0 && gpa >= params.svsm_base &&
@@ -64,7 +57,7 @@ static void check_boot_c_bit(unsigned cbit)
 				    ~(1ull << cbit));
 
 	if ((pml4e & (1ull << cbit)) == 0) {
-		bad_boot("the image's page tables use another C-bit");
+		snp_bad_boot("the image's page tables use another C-bit");
 	}
 }
 
@@ -99,13 +92,13 @@ void snp_fw_main(uint64_t params_gpa)
 	    !page_in_region(params.svsm_cpuid_gpa) ||
 	    !page_in_region(params.memory_map_gpa) ||
 	    !page_in_region(params.vp_count_gpa)) {
-		bad_boot("no usable csvsm boot parameters");
+		snp_bad_boot("no usable csvsm boot parameters");
 	}
 	memcpy(&snp_fw_cpuid, (const void *)params.svsm_cpuid_gpa,
 	       sizeof(snp_fw_cpuid));
 	why = snp_cpuid_boot_checks(&snp_fw_cpuid, &cbit);
 	if (why != NULL) {
-		bad_boot(why);
+		snp_bad_boot(why);
 	}
 	check_boot_c_bit(cbit);
 	map = (const uint8_t *)params.memory_map_gpa;
@@ -114,11 +107,12 @@ void snp_fw_main(uint64_t params_gpa)
 		why = snp_launch_ram(&params, ram, MEMMAP_MAX_RAM, &n);
 	}
 	if (why != NULL) {
-		bad_boot(why);
+		snp_bad_boot(why);
 	}
 	memcpy(&vp_count, (const void *)params.vp_count_gpa, sizeof(vp_count));
 	if (vp_count == 0 || vp_count > SVSM_MAX_CPUS) {
-		bad_boot("the loader's VP count is 0 or above SVSM_MAX_CPUS");
+		snp_bad_boot(
+			"the loader's VP count is 0 or above SVSM_MAX_CPUS");
 	}
 	/* QEMU numbers a flat topology's APIC IDs from 0 (the IGVM MADT
 	 * parameter would say otherwise; it is not read yet). */
@@ -166,29 +160,19 @@ void snp_hw_set_cpu(struct snp_cpu *c)
 	snp_fs_block()->cpu = c;
 }
 
-static void *ap_alloc(unsigned order)
-{
-	void *p = page_alloc(order);
-
-	if (p == NULL) {
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_NO_MEMORY);
-	}
-	memset(p, 0, (size_t)PAGE << order);
-	return p;
-}
-
 void snp_hw_ap_prepare(struct snp_cpu *c, struct snp_vmsa *v)
 {
-	struct snp_fw_cpu *fw = ap_alloc(0);
+	struct snp_fw_cpu *fw = snp_ap_page(0, c->index);
 	unsigned i;
 
 	_Static_assert(sizeof(*fw) <= PAGE, "one page");
 	fw->fs.cpu = c;
 	for (i = 0; i < X86_IST_COUNT; i++) {
-		fw->ist_tops[i] = (uint8_t *)ap_alloc(SNP_FW_IST_ORDER) +
-				  (PAGE << SNP_FW_IST_ORDER);
+		fw->ist_tops[i] =
+			(uint8_t *)snp_ap_page(SNP_FW_IST_ORDER, c->index) +
+			(PAGE << SNP_FW_IST_ORDER);
 	}
-	v->rsp = (uint64_t)ap_alloc(SNP_FW_STACK_ORDER) +
+	v->rsp = (uint64_t)snp_ap_page(SNP_FW_STACK_ORDER, c->index) +
 		 (PAGE << SNP_FW_STACK_ORDER);
 	v->rdi = (uint64_t)fw;
 }
