@@ -30,4 +30,14 @@ struct svsm_vmsa_regs {
 
 void svsm_vmsa_init(struct snp_vmsa *v, const struct svsm_vmsa_regs *r);
 
+/**
+ * The 64-bit-mode part of a VMSA, for the SVSM's CPUs and for a guest
+ * kernel started without firmware (src/core/init.c): flat code (@code_sel,
+ * L set) and data (@data_sel) segments in CS, DS, ES, SS, FS and GS, a
+ * 64-bit busy TSS, CR0 PE|MP|ET|NE|WP|PG, CR4 PAE|@cr4_extra, EFER
+ * SVME|LME|LMA|NXE, CR3 @cr3. Every other field is the caller's.
+ */
+void vmsa_set_long_mode(struct snp_vmsa *v, uint16_t code_sel,
+			uint16_t data_sel, uint64_t cr3, uint64_t cr4_extra);
+
 #endif /* SVSM_SVSM_VMSA_H */

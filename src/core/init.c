@@ -15,6 +15,7 @@
 #include "svsm/plat.h"
 #include "svsm/std.h"
 #include "svsm/svsm.h"
+#include "svsm/svsm_vmsa.h"
 #include "svsm/vcpu.h"
 
 #include "abi/snp.h"
@@ -143,19 +144,8 @@ static void init_long_vmsa(struct snp_vmsa *vmsa,
 	const struct svsm_guest_entry *e = &info->guest_entry;
 
 	init_reset_vmsa(vmsa, info);
-	vmsa->cs = (struct vmsa_seg){
-		.selector = 0x08, .attrib = 0xA9B, .limit = 0xFFFFFFFF};
-	vmsa->ds = (struct vmsa_seg){
-		.selector = 0x10, .attrib = 0xC93, .limit = 0xFFFFFFFF};
-	vmsa->es = vmsa->ds;
-	vmsa->ss = vmsa->ds;
-	vmsa->fs = vmsa->ds;
-	vmsa->gs = vmsa->ds;
-	vmsa->tr = (struct vmsa_seg){.attrib = 0x8B, .limit = 0xFFFF};
-	vmsa->cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | CR0_PG;
-	vmsa->cr3 = e->cr3;
-	vmsa->cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;
-	vmsa->efer = EFER_LME | EFER_LMA | EFER_NXE | EFER_SVME;
+	vmsa_set_long_mode(vmsa, 0x08, 0x10, e->cr3,
+			   CR4_OSFXSR | CR4_OSXMMEXCPT);
 	vmsa->rip = e->rip;
 	vmsa->rdi = e->rdi;
 	vmsa->rsi = e->rsi;
