@@ -33,6 +33,7 @@
 #include "../common/file_io.h"
 #include "../common/hex.h"
 #include "elf_segments.h"
+#include "identity_pt.h"
 #include "igvm.h"
 #include "igvm_measure.h"
 #include "igvm_write.h"
@@ -165,29 +166,6 @@ static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
 }
 
 /*
- * The boot CPU's page tables at @pt (PML4, PDPT, PD): [@base, @base +
- * @size) identity-mapped with 2 MiB pages, present, writable, executable
- * (the SVSM replaces them with W^X tables first thing), every entry with
- * the C-bit. The region lies in one GiB (checked by the caller).
- */
-static void boot_page_tables(uint8_t pages[3][IGVM_PAGE], uint64_t pt,
-			     uint64_t base, uint64_t size, unsigned cbit)
-{
-	uint64_t c = 1ull << cbit, a;
-	uint64_t pml4e = (pt + IGVM_PAGE) | c | 0x3;
-	uint64_t pdpte = (pt + 2 * IGVM_PAGE) | c | 0x3;
-
-	memset(pages, 0, 3 * IGVM_PAGE);
-	memcpy(pages[0] + ((base >> 39) & 511) * 8, &pml4e, 8);
-	memcpy(pages[1] + ((base >> 30) & 511) * 8, &pdpte, 8);
-	for (a = base; a < base + size; a += SPAN_2M) {
-		uint64_t pde = a | c | 0x83; /* P, RW, PS */
-
-		memcpy(pages[2] + ((a >> 21) & 511) * 8, &pde, 8);
-	}
-}
-
-/*
  * Every page of [@lo, @hi): the ELF's bytes where a segment has them,
  * zeros elsewhere (a gap is launched too: the SVSM grants a launched
  * range only if all of it was launched).
@@ -253,11 +231,11 @@ static bool add_kernel(struct igvm_builder *b, const char *path, unsigned cbit,
 		       int *have_zero)
 {
 	struct elf_segment seg[16];
-	unsigned nseg = 0, i, j;
-	uint64_t entry = 0, lo = 0, hi = 0, c = 1ull << cbit;
+	unsigned nseg = 0, i;
+	uint64_t entry = 0, lo = 0, hi = 0;
 	size_t len = 0;
 	uint8_t *img = tool_read_file(path, MAX_FILE, &len);
-	static uint8_t pt[KERNEL_PT_PAGES][IGVM_PAGE];
+	static struct identity_pt pt;
 	const char *why;
 
 	if (img == NULL) {
@@ -283,27 +261,16 @@ static bool add_kernel(struct igvm_builder *b, const char *path, unsigned cbit,
 		free(img);
 		return false;
 	}
+	if (!identity_pt_build(&pt, hi, 0, GIB4, cbit) ||
+	    pt.used != KERNEL_PT_PAGES) {
+		fprintf(stderr, "csvsm-igvm: %s: page tables\n", path);
+		free(img);
+		return false;
+	}
 	add_elf_pages(b, seg, nseg, lo, hi, zero_rel, have_zero);
-	memset(pt, 0, sizeof(pt));
-	{
-		uint64_t pml4e = (hi + IGVM_PAGE) | c | 0x3;
-
-		memcpy(pt[0], &pml4e, 8);
-	}
-	for (i = 0; i < 4; i++) {
-		uint64_t pdpte = (hi + (2 + i) * IGVM_PAGE) | c | 0x3;
-
-		memcpy(pt[1] + 8 * i, &pdpte, 8);
-		for (j = 0; j < 512; j++) {
-			uint64_t pde = ((uint64_t)i << 30) |
-				       ((uint64_t)j << 21) | c | 0x83;
-
-			memcpy(pt[2 + i] + 8 * j, &pde, 8);
-		}
-	}
 	for (i = 0; i < KERNEL_PT_PAGES; i++) {
-		add_page(b, hi + i * IGVM_PAGE, pt[i], IGVM_PAGE_DATA_NORMAL,
-			 zero_rel, have_zero);
+		add_page(b, hi + i * IGVM_PAGE, (const uint8_t *)pt.pages[i],
+			 IGVM_PAGE_DATA_NORMAL, zero_rel, have_zero);
 	}
 	add_page(b, hi + KERNEL_PT_PAGES * IGVM_PAGE, NULL,
 		 IGVM_PAGE_DATA_NORMAL, NULL, NULL);
@@ -311,7 +278,7 @@ static bool add_kernel(struct igvm_builder *b, const char *path, unsigned cbit,
 		 IGVM_PAGE_DATA_NORMAL, NULL, NULL);
 	params->guest_entry_mode = CSVSM_GUEST_ENTRY_KERNEL;
 	params->guest_entry_rip = entry;
-	params->guest_cr3 = hi | c;
+	params->guest_cr3 = hi | (1ull << cbit);
 	params->guest_secrets_gpa = hi + KERNEL_PT_PAGES * IGVM_PAGE;
 	params->guest_caa_gpa = hi + (KERNEL_PT_PAGES + 1) * IGVM_PAGE;
 	params->guest_firmware_base = lo;
@@ -471,11 +438,25 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 			 &have_zero);
 	}
 	{
-		static uint8_t pt[3][IGVM_PAGE];
+		/* The boot CPU's page tables (PML4, PDPT, PD): the SVSM
+		 * region identity-mapped with 2 MiB pages, writable and
+		 * executable (the SVSM replaces them with W^X tables first
+		 * thing), private. The region lies in one GiB (checked
+		 * above), so three pages. */
+		static struct identity_pt pt;
 
-		boot_page_tables(pt, AT(L_PML4), start, svsm_size, cbit);
-		for (i = 0; i < 3; i++) {
-			add_page(&b, AT(L_PML4 + i), pt[i],
+		if (!identity_pt_build(&pt, AT(L_PML4), start, svsm_size,
+				       cbit) ||
+		    pt.used != L_PD + 1 - L_PML4) {
+			fprintf(stderr, "csvsm-igvm: boot page tables\n");
+			free(img);
+			free(fw);
+			igvm_builder_free(&b);
+			return 2;
+		}
+		for (i = 0; i < pt.used; i++) {
+			add_page(&b, AT(L_PML4 + i),
+				 (const uint8_t *)pt.pages[i],
 				 IGVM_PAGE_DATA_NORMAL, &zero_rel, &have_zero);
 		}
 	}
