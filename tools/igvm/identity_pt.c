@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+#include "identity_pt.h"
+
 #include <stdbool.h>
 #include <string.h>
 
 #include "../../src/arch/x86/pgtable.h"
-#include "identity_pt.h"
 
 static uint64_t alloc(void *ctx)
 {

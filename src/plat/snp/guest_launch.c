@@ -74,6 +74,15 @@ const char *snp_launch_ram(const struct csvsm_boot_params *p,
 	return NULL;
 }
 
+const char *snp_boot_ram(const struct csvsm_boot_params *p, const uint8_t *map,
+			 size_t len, struct mem_range *ram, unsigned max,
+			 unsigned *n)
+{
+	const char *why = snp_memory_map(map, len, ram, max, n);
+
+	return why != NULL ? why : snp_launch_ram(p, ram, max, n);
+}
+
 static void launch_failed(const char *why, uint32_t code)
 	__attribute__((noreturn));
 static void launch_failed(const char *why, uint32_t code)

@@ -55,6 +55,15 @@ const char *snp_launch_ram(const struct csvsm_boot_params *p,
 			   struct mem_range *ram, unsigned max, unsigned *n);
 
 /**
+ * The guest's RAM at boot: the loader's memory map (@map, @len bytes;
+ * snp_memory_map) with the launched firmware added (snp_launch_ram).
+ * NULL or what is wrong.
+ */
+const char *snp_boot_ram(const struct csvsm_boot_params *p, const uint8_t *map,
+			 size_t len, struct mem_range *ram, unsigned max,
+			 unsigned *n);
+
+/**
  * After svsm_init(): grant the guest's VMPL the pages launched for it,
  * which the PSP validated with rights for VMPL0 only (guest_launch.c):
  * the firmware volume and the SEV metadata sections it names (SEC

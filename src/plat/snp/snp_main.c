@@ -85,10 +85,8 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	/* The boot parameters are the SVSM's own launched page: VMPL1
 	 * rights to it can only be set from VMPL0. */
 	snp_check_vmpl0(params_gpa);
-	why = snp_memory_map(memory_map, map_len, ram, MEMMAP_MAX_RAM, &n);
-	if (why == NULL) {
-		why = snp_launch_ram(params, ram, MEMMAP_MAX_RAM, &n);
-	}
+	why = snp_boot_ram(params, memory_map, map_len, ram, MEMMAP_MAX_RAM,
+			   &n);
 	if (why == NULL) {
 		why = snp_boot_info(params, ram, n, &info);
 	}

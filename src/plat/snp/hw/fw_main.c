@@ -102,10 +102,7 @@ void snp_fw_main(uint64_t params_gpa)
 	}
 	check_boot_c_bit(cbit);
 	map = (const uint8_t *)params.memory_map_gpa;
-	why = snp_memory_map(map, PAGE, ram, MEMMAP_MAX_RAM, &n);
-	if (why == NULL) {
-		why = snp_launch_ram(&params, ram, MEMMAP_MAX_RAM, &n);
-	}
+	why = snp_boot_ram(&params, map, PAGE, ram, MEMMAP_MAX_RAM, &n);
 	if (why != NULL) {
 		snp_bad_boot(why);
 	}
