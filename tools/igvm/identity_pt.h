@@ -8,6 +8,7 @@
 #ifndef TOOLS_IGVM_IDENTITY_PT_H
 #define TOOLS_IGVM_IDENTITY_PT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define IDENTITY_PT_MAX 8u
