@@ -106,6 +106,13 @@ enum sim_hv_behaviour {
 	SIM_HV_GREQ_CERTS_TOO_BIG,
 	/** INVALID_LEN claiming 100 bytes, which would fit. */
 	SIM_HV_GREQ_CERTS_LIE,
+	/** A host CPU racing the SVSM: right after VMPL0 validates a page
+	 * or range, the host PSMASHes it (if its entry is 2 MiB) and makes
+	 * its last 4 KiB page shared, before the SVSM can zero it. */
+	SIM_HV_SHARE_AFTER_VALIDATE,
+	/** A host CPU racing the SVSM: right after VMPL0's RMPADJUST
+	 * clears a page's VMSA bit, the host makes the page shared. */
+	SIM_HV_SHARE_AFTER_VMSA_CLEARED,
 };
 
 /*
@@ -260,6 +267,16 @@ enum sim_status sim_guest_pvalidate(struct sim_machine *m, uint64_t gpa,
 
 /* The hypervisor model. */
 void sim_hv_set_behaviour(struct sim_machine *m, enum sim_hv_behaviour b);
+/**
+ * Run @fn(@m, @arg) once, inside the hypervisor, the next time the SVSM
+ * sends a guest request and waits on the host for the PSP's answer: other
+ * vCPUs' calls, served on other CPUs while this one's call waits (SMP),
+ * made deterministic. @fn may sim_call() on vCPUs other than the waiting
+ * one; on hardware that one's VMPL0 cannot be entered twice.
+ */
+void sim_hv_during_next_guest_request(struct sim_machine *m,
+				      void (*fn)(struct sim_machine *, void *),
+				      void *arg);
 /** Page State Change as an honest hypervisor performs it (RMPUPDATE):
  * to private (assigned, not validated, stale contents) or to shared. */
 enum sim_status sim_hv_page_state(struct sim_machine *m, uint64_t gpa,

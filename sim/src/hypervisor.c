@@ -31,6 +31,10 @@ static struct snp_vmsa *vmsa_at(struct sim_machine *m, uint64_t gpa)
 
 void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id)
 {
+	/* An entry may nest in another CPU's wait on the host
+	 * (sim_hv_during_next_guest_request): restore what that one had. */
+	jmp_buf *outer_jmp = m->svsm_jmp;
+	unsigned outer_cpu = m->snp_current;
 	struct svsm_cpu *cpu;
 	enum request_outcome out;
 	jmp_buf jmp;
@@ -41,9 +45,9 @@ void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id)
 	m->stats.svsm_entries++;
 	m->svsm_jmp = &jmp;
 	if (setjmp(jmp) != 0) {
-		m->svsm_jmp = NULL;
+		m->svsm_jmp = outer_jmp;
 		sim_bench_svsm_end(m);
-		sim_snp_switch_cpu(m, 0);
+		sim_snp_switch_cpu(m, outer_cpu);
 		return; /* plat_terminate() recorded the reason */
 	}
 	/* snp: the entry runs on this vCPU's VMPL0, with its own GHCB once
@@ -59,8 +63,8 @@ void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id)
 	      : m->cfg.snp_ghcb ? snp_serve(cpu)
 				: request_process(cpu);
 	sim_bench_svsm_end(m);
-	m->svsm_jmp = NULL;
-	sim_snp_switch_cpu(m, 0);
+	m->svsm_jmp = outer_jmp;
+	sim_snp_switch_cpu(m, outer_cpu);
 	if (out == REQUEST_SERVED || out == REQUEST_VCPU_DELETED) {
 		m->stats.calls_served++;
 	} else {
@@ -187,6 +191,14 @@ void sim_hv_set_behaviour(struct sim_machine *m, enum sim_hv_behaviour b)
 	m->hv = b;
 }
 
+void sim_hv_during_next_guest_request(struct sim_machine *m,
+				      void (*fn)(struct sim_machine *, void *),
+				      void *arg)
+{
+	m->greq_hook = fn;
+	m->greq_hook_arg = arg;
+}
+
 enum sim_status sim_hv_page_state(struct sim_machine *m, uint64_t gpa,
 				  bool size_2m, bool to_private)
 {
@@ -206,6 +218,33 @@ enum sim_status sim_hv_page_state(struct sim_machine *m, uint64_t gpa,
 		sim_fill_stale(m, gpa, len);
 	}
 	return SIM_OK;
+}
+
+void sim_hv_after_pvalidate(struct sim_machine *m, uint64_t gpa, bool size_2m,
+			    bool validate, uint32_t rc, bool unchanged)
+{
+	uint64_t last = gpa + (size_2m ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE) -
+			SNP_PAGE_SIZE;
+	const struct rmp_entry *e = rmp_lookup(&m->rmp, gpa);
+
+	if (m->hv != SIM_HV_SHARE_AFTER_VALIDATE || !validate ||
+	    rc != SNP_RET_SUCCESS || unchanged || e == NULL) {
+		return;
+	}
+	if ((e->flags & RMP_F_SIZE_2M) != 0) {
+		(void)rmp_hv_psmash(&m->rmp, gpa & ~(SNP_PAGE_SIZE_2M - 1));
+	}
+	(void)rmp_hv_unassign(&m->rmp, last, false);
+}
+
+void sim_hv_after_rmpadjust(struct sim_machine *m, uint64_t gpa, bool was_vmsa)
+{
+	const struct rmp_entry *e = rmp_lookup(&m->rmp, gpa);
+
+	if (m->hv == SIM_HV_SHARE_AFTER_VMSA_CLEARED && was_vmsa && e != NULL &&
+	    (e->flags & RMP_F_VMSA) == 0) {
+		(void)rmp_hv_unassign(&m->rmp, gpa, false);
+	}
 }
 
 enum sim_status sim_hv_psmash(struct sim_machine *m, uint64_t gpa)
@@ -326,6 +365,12 @@ uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 	uint64_t ret;
 
 	m->stats.guest_requests++;
+	if (m->greq_hook != NULL) {
+		void (*fn)(struct sim_machine *, void *) = m->greq_hook;
+
+		m->greq_hook = NULL;
+		fn(m, m->greq_hook_arg);
+	}
 	sim_bench_model_begin(m); /* the PSP is the machine's, not the SVSM's */
 	if (!m->psp_measured) {
 		psp_measure(m);

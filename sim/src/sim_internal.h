@@ -70,6 +70,9 @@ struct sim_machine {
 	bool psp_measured;
 	uint8_t greq_first_rsp[4096]; /* SIM_HV_GREQ_REPLAY's old answer */
 	bool greq_have_first;
+	/* sim_hv_during_next_guest_request(): run once, then cleared. */
+	void (*greq_hook)(struct sim_machine *m, void *arg);
+	void *greq_hook_arg;
 	enum sim_bench_scope bench_scope;
 	bool bench_collecting;
 };
@@ -95,6 +98,13 @@ void sim_snp_switch_cpu(struct sim_machine *m, unsigned index);
 uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 			      void *certs, size_t *certs_len);
 void sim_fill_stale(struct sim_machine *m, uint64_t gpa, uint64_t len);
+/** What the host does right after VMPL0's PVALIDATE of @gpa returned @rc
+ * (SIM_HV_SHARE_AFTER_VALIDATE). */
+void sim_hv_after_pvalidate(struct sim_machine *m, uint64_t gpa, bool size_2m,
+			    bool validate, uint32_t rc, bool unchanged);
+/** What the host does right after VMPL0's RMPADJUST of the 4 KiB page at
+ * @gpa, which was a VMSA before it (SIM_HV_SHARE_AFTER_VMSA_CLEARED). */
+void sim_hv_after_rmpadjust(struct sim_machine *m, uint64_t gpa, bool was_vmsa);
 
 /* Benchmark scoping (callgrind collection), a no-op when scope is OFF. */
 void sim_bench_set_scope(struct sim_machine *m, enum sim_bench_scope s);
