@@ -7,6 +7,7 @@
  */
 #include "svsm/guest_list.h"
 #include "svsm/guestmem.h"
+#include "svsm/log.h"
 #include "svsm/overflow.h"
 #include "svsm/ownership.h"
 #include "svsm/page_state.h"
@@ -71,6 +72,32 @@ static enum svsm_err pvalidate_zero(gpa_t gpa, uint64_t len)
 	return err;
 }
 
+/*
+ * A validation whose zeroing failed is undone: the page must not stay
+ * validated with no guest rights. Zeroing fails only if the host changed
+ * the RMP during the call, e.g. PSMASHed a 2 MiB range and took one of its
+ * 4 KiB pages back; the 2 MiB invalidation then meets 4 KiB entries and
+ * the range is invalidated page by page. A page the host took back is not
+ * validated any more, so its failure there changes nothing.
+ */
+static void pvalidate_undo(const struct pvalidate_op *op)
+{
+	bool unchanged = false;
+	uint64_t off;
+
+	LOG_NOTICE("pvalidate: %llx changed under the call; invalidated again",
+		   (unsigned long long)gpa_val(op->gpa));
+	if (page_pvalidate(op->gpa, op->size, false, &unchanged) ==
+		    SNP_RET_SUCCESS ||
+	    op->size == PAGE_4K) {
+		return;
+	}
+	for (off = 0; off < SNP_PAGE_SIZE_2M; off += SNP_PAGE_SIZE) {
+		(void)page_pvalidate(gpa_add(op->gpa, off), PAGE_4K, false,
+				     &unchanged);
+	}
+}
+
 static uint32_t pvalidate_entry_invoke(const struct pvalidate_op *op)
 {
 	bool unchanged = false;
@@ -90,6 +117,7 @@ static uint32_t pvalidate_entry_invoke(const struct pvalidate_op *op)
 		if (!unchanged &&
 		    pvalidate_zero(op->gpa, page_size_bytes(op->size)) !=
 			    SVSM_OK) {
+			pvalidate_undo(op);
 			return SVSM_ERR_INVALID_ADDRESS;
 		}
 		return core_rmp_result(page_grant_guest(op->gpa, op->size));
