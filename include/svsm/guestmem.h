@@ -6,6 +6,8 @@
  * (SVSM_E_ADDR) unless the whole range is guest RAM, does not wrap, and
  * touches no SVSM-private memory (the SVSM region, live VMSAs, deposited
  * pages). A page that faults (not validated) gives SVSM_E_FAULT.
+ * Callers hold the ownership lock (svsm/owner_lock.h): the check and the
+ * copy are one step no concurrent change of ownership can split.
  */
 #ifndef SVSM_GUESTMEM_H
 #define SVSM_GUESTMEM_H
@@ -18,6 +20,13 @@
 
 enum svsm_err guestmem_read(gpa_t gpa, void *dst, size_t len);
 enum svsm_err guestmem_write(gpa_t gpa, const void *src, size_t len);
+/**
+ * A call's parameter or output buffer (attestation, vTPM): as above, and
+ * also refused (SVSM_E_ADDR) if it touches a live Calling Area's control
+ * bytes (T09).
+ */
+enum svsm_err guestmem_read_param(gpa_t gpa, void *dst, size_t len);
+enum svsm_err guestmem_write_param(gpa_t gpa, const void *src, size_t len);
 enum svsm_err guestmem_zero(gpa_t gpa, size_t len);
 /** Atomically swap one guest byte (the CAA call_pending flag). */
 enum svsm_err guestmem_xchg_u8(gpa_t gpa, uint8_t val, uint8_t *old);

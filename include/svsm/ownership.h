@@ -6,6 +6,8 @@
  * - may a guest request name it as a page to act on (PVALIDATE, CREATE_VCPU,
  *   REMAP_CA, DEPOSIT_MEM)? Not if it is SVSM-private or a live Calling Area.
  * Both also require the range to be guest RAM without wrap-around.
+ * Every answer holds only while the ownership lock (svsm/owner_lock.h) is
+ * held: take it before asking, and keep it until the answer is used.
  */
 #ifndef SVSM_OWNERSHIP_H
 #define SVSM_OWNERSHIP_H
@@ -23,5 +25,13 @@ bool owner_is_guest_page_free(gpa_t gpa, uint64_t len);
  * buffers may use a CA's buffer, never its control bytes (T09).
  */
 bool owner_overlaps_caa_control(gpa_t gpa, uint64_t len);
+/**
+ * May the page at @caa become a Calling Area of a vCPU with @apic_id
+ * (CREATE_VCPU, REMAP_CA)? It must be guest-accessible and no other APIC
+ * ID's CA. It may already be the CA of a VMSA of the same APIC ID: Linux
+ * re-onlines a CPU by creating a new VMSA with the CA the old one still
+ * has, and deletes the old one only afterwards (wakeup_cpu_via_vmgexit).
+ */
+bool owner_caa_ok(gpa_t caa, uint32_t apic_id);
 
 #endif /* SVSM_OWNERSHIP_H */

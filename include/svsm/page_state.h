@@ -15,7 +15,11 @@
 
 uint32_t page_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 			bool *unchanged);
-/** Grant the guest VMPL read, write and execute (clears the VMSA bit). */
+/**
+ * Grant the guest VMPL read, write and execute and clear the VMSA bit, in
+ * one RMPADJUST (FAIL_INUSE while the VMSA runs): either the page is the
+ * guest's again or nothing changed.
+ */
 uint32_t page_grant_guest(gpa_t gpa, enum page_size size);
 /** Grant the guest VMPL exactly @perms (RMPADJUST_READ | ...). */
 uint32_t page_grant_guest_perms(gpa_t gpa, enum page_size size, uint64_t perms);
@@ -23,7 +27,5 @@ uint32_t page_grant_guest_perms(gpa_t gpa, enum page_size size, uint64_t perms);
 uint32_t page_revoke_guest(gpa_t gpa, enum page_size size);
 /** Set the VMSA bit, leaving the guest VMPL @perms (RMPADJUST_READ or 0). */
 uint32_t page_make_vmsa(gpa_t gpa, uint64_t perms);
-/** Clear the VMSA bit (FAIL_INUSE while it runs), leaving no guest access. */
-uint32_t page_clear_vmsa(gpa_t gpa);
 
 #endif /* SVSM_PAGE_STATE_H */

@@ -6,7 +6,11 @@
  * SVSM's context for one APIC ID; its current guest is the newest vCPU
  * created for that APIC ID (Linux creates the new VMSA before deleting the
  * old one when a CPU comes back online).
- * Lock: vcpu_lock protects the registry; it is taken before mem_lock.
+ * Lock: the ownership lock (svsm/owner_lock.h) protects the registry and
+ * every field of a registered vcpu; registry changes CHECK that it is held.
+ * Lifetime: a vcpu is freed only by DELETE_VCPU, which refuses one whose
+ * call is being served on another CPU (in_call), so the serving CPU's
+ * pointer stays valid while it waits on the host without the lock.
  */
 #ifndef SVSM_VCPU_H
 #define SVSM_VCPU_H
@@ -23,6 +27,7 @@ struct vcpu {
 	gpa_t caa_gpa;
 	uint32_t apic_id;
 	bool is_startup;       /* the boot vCPU: cannot be deleted */
+	bool in_call;	       /* a call of this vCPU is being served */
 	struct snp_vmsa *vmsa; /* SVSM mapping of the VMSA page */
 	struct vcpu *next;
 };
@@ -35,8 +40,6 @@ struct svsm_cpu {
 };
 
 void vcpu_registry_init(void);
-void vcpu_registry_lock(void);
-void vcpu_registry_unlock(void);
 
 /** Register the SVSM CPUs; apic_ids[0] is the boot CPU. */
 bool cpu_table_init(const uint32_t *apic_ids, unsigned count);
@@ -50,5 +53,8 @@ unsigned vcpu_count(void);
 bool vcpu_overlaps_vmsa(gpa_t gpa, uint64_t len);
 bool vcpu_overlaps_caa(gpa_t gpa, uint64_t len);
 bool vcpu_overlaps_caa_control(gpa_t gpa, uint64_t len);
+/** Is the page at @caa the Calling Area of a vCPU whose APIC ID is not
+ * @apic_id? (A CA is shared only by the VMSAs of one APIC ID.) */
+bool vcpu_caa_used_by_other_apic(gpa_t caa, uint32_t apic_id);
 
 #endif /* SVSM_VCPU_H */

@@ -10,6 +10,7 @@
 #include "svsm/log.h"
 #include "svsm/mem.h"
 #include "svsm/memmap.h"
+#include "svsm/owner_lock.h"
 #include "svsm/ownership.h"
 #include "svsm/page_state.h"
 #include "svsm/plat.h"
@@ -222,14 +223,19 @@ enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 		   (unsigned long long)gpa_val(info->svsm.base),
 		   (unsigned long long)info->svsm.size, info->guest_vmpl,
 		   info->cpu_count);
+	owner_lock_init();
 	vcpu_registry_init();
 	deposit_reset();
 	err = init_step(memmap_init(info->ram, info->ram_count, info->svsm),
 			"memory map");
+	/* One CPU runs here, but the rule holds from the start: guest pages
+	 * are checked and touched under the ownership lock. */
+	owner_lock();
 	if (err == SVSM_OK) {
 		err = init_step(init_check_info(info), "boot information");
 	}
 	if (err != SVSM_OK) {
+		owner_unlock();
 		return err;
 	}
 	guest_vmpl = info->guest_vmpl;
@@ -254,6 +260,7 @@ enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 	if (err == SVSM_OK) {
 		err = init_step(init_boot_vcpu(info, boot_vmsa), "boot vCPU");
 	}
+	owner_unlock();
 	if (err == SVSM_OK) {
 		err = init_step(vtpm_service_init(info->vtpm_engine), "vTPM");
 	}

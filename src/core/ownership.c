@@ -23,3 +23,9 @@ bool owner_is_guest_page_free(gpa_t gpa, uint64_t len)
 	return owner_is_guest_accessible(gpa, len) &&
 	       !vcpu_overlaps_caa(gpa, len);
 }
+
+bool owner_caa_ok(gpa_t caa, uint32_t apic_id)
+{
+	return owner_is_guest_accessible(caa, SNP_PAGE_SIZE) &&
+	       !vcpu_caa_used_by_other_apic(caa, apic_id);
+}

@@ -44,8 +44,3 @@ uint32_t page_make_vmsa(gpa_t gpa, uint64_t perms)
 	return plat_rmpadjust(gpa, PAGE_4K,
 			      svsm_guest_vmpl() | perms | RMPADJUST_VMSA);
 }
-
-uint32_t page_clear_vmsa(gpa_t gpa)
-{
-	return plat_rmpadjust(gpa, PAGE_4K, svsm_guest_vmpl());
-}

@@ -9,15 +9,18 @@
  *   so a spurious or repeated entry changes nothing.
  * The VMSA page is SVSM-private (VMPL0-writable only), so its fields are
  * read directly; the CA is guest memory and goes through guestmem.
- * SMP: the vCPU registry (cpu->guest, and the ownership lists guestmem
- * checks) may change under another CPU's CREATE_VCPU or DELETE_VCPU, so
- * the entry checks hold vcpu_lock. The caller's own vcpu cannot go away
- * meanwhile: its VMSA is in use on this CPU, which DELETE_VCPU refuses.
+ * SMP: the whole entry runs under the ownership lock (svsm/owner_lock.h),
+ * which a handler drops only around a wait on the host or a TPM command.
+ * Meanwhile the caller's vcpu is marked in_call, so DELETE_VCPU from
+ * another vCPU fails with FAIL_INUSE instead of freeing the record and
+ * handing back the VMSA page this function still writes the results to.
  */
 #include "svsm/request.h"
 
+#include "svsm/check.h"
 #include "svsm/guestmem.h"
 #include "svsm/log.h"
+#include "svsm/owner_lock.h"
 #include "svsm/protocol.h"
 
 #include "abi/snp.h"
@@ -28,7 +31,7 @@ static enum request_outcome
 request_decline(struct snp_vmsa *vmsa, uint64_t efer, enum request_outcome why)
 {
 	__atomic_store_n(&vmsa->efer, efer, __ATOMIC_RELEASE);
-	vcpu_registry_unlock();
+	owner_unlock();
 	return why;
 }
 
@@ -41,12 +44,15 @@ enum request_outcome request_process(struct svsm_cpu *cpu)
 	uint64_t efer;
 	uint32_t result;
 
-	vcpu_registry_lock();
+	owner_lock();
 	v = cpu->guest;
 	if (v == NULL) {
-		vcpu_registry_unlock();
+		owner_unlock();
 		return REQUEST_NO_GUEST;
 	}
+	/* One VMPL0 VMSA per APIC ID: it cannot be entered while it waits
+	 * on the host inside a call of this vCPU. */
+	CHECK(!v->in_call);
 	vmsa = v->vmsa;
 	efer = __atomic_load_n(&vmsa->efer, __ATOMIC_ACQUIRE);
 	__atomic_store_n(&vmsa->efer, efer & ~EFER_SVME, __ATOMIC_RELEASE);
@@ -62,7 +68,7 @@ enum request_outcome request_process(struct svsm_cpu *cpu)
 	if (pending == SVSM_CALL_PENDING_NONE) {
 		return request_decline(vmsa, efer, REQUEST_NOT_PENDING);
 	}
-	vcpu_registry_unlock(); /* protocols take the locks they need */
+	v->in_call = true;
 	ctx.cpu = cpu;
 	ctx.caller = v;
 	ctx.rax = vmsa->rax;
@@ -75,14 +81,18 @@ enum request_outcome request_process(struct svsm_cpu *cpu)
 	} else {
 		result = protocol_dispatch(&ctx);
 	}
+	CHECK(owner_lock_held());
 	if (ctx.caller_deleted) {
+		owner_unlock();
 		return REQUEST_VCPU_DELETED; /* v is gone: never resumed */
 	}
+	v->in_call = false;
 	vmsa->rax = result;
 	vmsa->rcx = ctx.rcx;
 	vmsa->rdx = ctx.rdx;
 	vmsa->r8 = ctx.r8;
 	/* SVME last: the host may run the vCPU once this store is seen. */
 	__atomic_store_n(&vmsa->efer, efer | EFER_SVME, __ATOMIC_RELEASE);
+	owner_unlock();
 	return REQUEST_SERVED;
 }

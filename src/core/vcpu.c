@@ -7,7 +7,7 @@
 
 #include "svsm/check.h"
 #include "svsm/overflow.h"
-#include "svsm/spinlock.h"
+#include "svsm/owner_lock.h"
 #include "svsm/svsm.h"
 
 #include "abi/svsm_caa.h"
@@ -16,24 +16,12 @@ static struct svsm_cpu cpus[SVSM_MAX_CPUS];
 static unsigned cpus_count;
 static struct vcpu *vcpu_list;
 static unsigned vcpu_list_count;
-static struct spinlock vcpu_lock;
 
 void vcpu_registry_init(void)
 {
 	vcpu_list = NULL;
 	vcpu_list_count = 0;
 	cpus_count = 0;
-	spin_init(&vcpu_lock);
-}
-
-void vcpu_registry_lock(void)
-{
-	spin_lock(&vcpu_lock);
-}
-
-void vcpu_registry_unlock(void)
-{
-	spin_unlock(&vcpu_lock);
 }
 
 bool cpu_table_init(const uint32_t *apic_ids, unsigned count)
@@ -73,7 +61,9 @@ void vcpu_register(struct vcpu *v)
 {
 	struct svsm_cpu *cpu = cpu_by_apic(v->apic_id);
 
+	CHECK(owner_lock_held());
 	CHECK(cpu != NULL);
+	v->in_call = false;
 	v->next = vcpu_list;
 	vcpu_list = v;
 	vcpu_list_count++;
@@ -85,6 +75,7 @@ void vcpu_unregister(struct vcpu *v)
 	struct vcpu **pp = &vcpu_list;
 	struct svsm_cpu *cpu = cpu_by_apic(v->apic_id);
 
+	CHECK(owner_lock_held());
 	while (*pp != NULL && *pp != v) {
 		pp = &(*pp)->next;
 	}
@@ -170,4 +161,16 @@ bool vcpu_overlaps_caa(gpa_t gpa, uint64_t len)
 bool vcpu_overlaps_caa_control(gpa_t gpa, uint64_t len)
 {
 	return vcpu_overlaps_caa_bytes(gpa, len, SVSM_CAA_OFF_BUFFER);
+}
+
+bool vcpu_caa_used_by_other_apic(gpa_t caa, uint32_t apic_id)
+{
+	struct vcpu *v;
+
+	for (v = vcpu_list; v != NULL; v = v->next) {
+		if (gpa_eq(v->caa_gpa, caa) && v->apic_id != apic_id) {
+			return true;
+		}
+	}
+	return false;
 }

@@ -9,6 +9,9 @@
  * checked as copies (T02); every output range is checked like any guest
  * address, never SVSM memory or a CA's control bytes (T01, T09); the
  * sizes are 32-bit fields from the guest, compared, never added (T03).
+ * SMP: the ownership lock is dropped while the PSP's answer is awaited;
+ * the outputs are checked again, under it, as they are written, so a
+ * CREATE_VCPU or DEPOSIT_MEM meanwhile cannot turn them into SVSM pages.
  * RCX, RDX and R8 always carry the sizes, also when a buffer is too small,
  * because Linux retries with them.
  */
@@ -19,6 +22,7 @@
 #include "svsm/guestmem.h"
 #include "svsm/log.h"
 #include "svsm/mem.h"
+#include "svsm/owner_lock.h"
 #include "svsm/ownership.h"
 #include "svsm/protocol.h"
 #include "svsm/std.h"
@@ -142,8 +146,8 @@ static uint32_t attest(struct call_ctx *ctx, bool single)
 	if (ctx->rcx % 8 != 0) {
 		return SVSM_ERR_INVALID_PARAMETER;
 	}
-	if (owner_overlaps_caa_control(gpa_init(ctx->rcx), req_size) ||
-	    guestmem_read(gpa_init(ctx->rcx), &req, req_size) != SVSM_OK) {
+	if (guestmem_read_param(gpa_init(ctx->rcx), &req, req_size) !=
+	    SVSM_OK) {
 		return SVSM_ERR_INVALID_ADDRESS;
 	}
 	rc = attest_request_check(&req, single);
@@ -199,7 +203,10 @@ static uint32_t attest(struct call_ctx *ctx, bool single)
 					  : SVSM_ERR_INVALID_REQUEST;
 	}
 	if (rc == SVSM_SUCCESS) {
+		/* The wait on the host: no guest memory is touched. */
+		owner_unlock();
 		rc = request_report(nonce, o);
+		owner_lock();
 	}
 	/* The host's length is the platform's report of a hostile value:
 	 * bounded before any arithmetic. More than the SVSM can carry is
@@ -228,14 +235,13 @@ static uint32_t attest(struct call_ctx *ctx, bool single)
 		memset(o->certs + o->certs_len, 0, csize - o->certs_len);
 	}
 	if (rc == SVSM_SUCCESS &&
-	    (guestmem_write(gpa_init(req.report.pa), o->rsp.report,
-			    SNP_REPORT_SIZE) != SVSM_OK ||
-	     !output_ok(req.manifest.pa, o->manifest_len) ||
-	     guestmem_write(gpa_init(req.manifest.pa), o->manifest,
-			    o->manifest_len) != SVSM_OK ||
-	     (csize != 0 && (!output_ok(req.certificates.pa, csize) ||
-			     guestmem_write(gpa_init(req.certificates.pa),
-					    o->certs, csize) != SVSM_OK)))) {
+	    (guestmem_write_param(gpa_init(req.report.pa), o->rsp.report,
+				  SNP_REPORT_SIZE) != SVSM_OK ||
+	     guestmem_write_param(gpa_init(req.manifest.pa), o->manifest,
+				  o->manifest_len) != SVSM_OK ||
+	     (csize != 0 &&
+	      guestmem_write_param(gpa_init(req.certificates.pa), o->certs,
+				   csize) != SVSM_OK))) {
 		rc = SVSM_ERR_INVALID_ADDRESS;
 	}
 	if (o->certs != NULL) {

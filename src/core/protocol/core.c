@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Core protocol (protocol 0, version 1; AMD 58019 section 6). Calls that
- * change the vCPU registry or page ownership run under vcpu_lock, so a
- * second vCPU cannot race a check against its use (T05). PVALIDATE too:
- * its ownership checks must hold until the RMP is changed.
+ * Core protocol (protocol 0, version 1; AMD 58019 section 6). Every core
+ * call runs start to end under the ownership lock request_process() holds
+ * (svsm/owner_lock.h), so a second vCPU cannot race a check against its
+ * use (T05): no core call waits on the host.
  */
 #include "svsm/err.h"
 #include "svsm/protocol.h"
@@ -13,41 +13,26 @@
 
 uint32_t core_protocol_handle(struct call_ctx *ctx)
 {
-	uint32_t call = SVSM_CALL_ID(ctx->rax);
-	uint32_t ret;
-
-	if (call == SVSM_CORE_QUERY_PROTOCOL) {
-		return core_query_protocol(ctx); /* touches no shared state */
-	}
-	vcpu_registry_lock();
-	switch (call) {
+	switch (SVSM_CALL_ID(ctx->rax)) {
 	case SVSM_CORE_REMAP_CA:
-		ret = core_remap_ca(ctx);
-		break;
+		return core_remap_ca(ctx);
 	case SVSM_CORE_PVALIDATE:
-		ret = core_pvalidate(ctx);
-		break;
+		return core_pvalidate(ctx);
 	case SVSM_CORE_CREATE_VCPU:
-		ret = core_create_vcpu(ctx);
-		break;
+		return core_create_vcpu(ctx);
 	case SVSM_CORE_DELETE_VCPU:
-		ret = core_delete_vcpu(ctx);
-		break;
+		return core_delete_vcpu(ctx);
 	case SVSM_CORE_DEPOSIT_MEM:
-		ret = core_deposit_mem(ctx);
-		break;
+		return core_deposit_mem(ctx);
 	case SVSM_CORE_WITHDRAW_MEM:
-		ret = core_withdraw_mem(ctx);
-		break;
+		return core_withdraw_mem(ctx);
+	case SVSM_CORE_QUERY_PROTOCOL:
+		return core_query_protocol(ctx);
 	case SVSM_CORE_CONFIGURE_VTOM:
-		ret = core_configure_vtom(ctx);
-		break;
+		return core_configure_vtom(ctx);
 	default:
-		ret = SVSM_ERR_UNSUPPORTED_CALL;
-		break;
+		return SVSM_ERR_UNSUPPORTED_CALL;
 	}
-	vcpu_registry_unlock();
-	return ret;
 }
 
 /* 58019 sections 6.2 and 6.4: 0x8000_1000 + EAX, 0x8000_1011 above 0xF. */

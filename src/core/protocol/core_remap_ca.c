@@ -23,8 +23,9 @@ uint32_t core_remap_ca(struct call_ctx *ctx)
 	if (gpa_eq(caa, ctx->caller->caa_gpa)) {
 		return SVSM_SUCCESS;
 	}
-	/* T01/T05: not SVSM memory, not a VMSA, not another vCPU's CA. */
-	if (!owner_is_guest_page_free(caa, SNP_PAGE_SIZE)) {
+	/* T01/T05: not SVSM memory, not a VMSA, not another APIC ID's CA
+	 * (the rule CREATE_VCPU follows). */
+	if (!owner_caa_ok(caa, ctx->caller->apic_id)) {
 		return SVSM_ERR_INVALID_ADDRESS;
 	}
 	hdr[SVSM_CAA_OFF_CALL_PENDING] = SVSM_CALL_PENDING_NONE;

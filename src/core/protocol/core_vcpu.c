@@ -6,6 +6,10 @@
  * (its access revoked) before it is read, checked on the SVSM's copy, and
  * only then given the VMSA bit, with read-only guest access (Linux reads
  * sev_features back for AP_CREATION).
+ * Lifetimes (docs/protocols/core.md): a Calling Area may be shared by the
+ * VMSAs of one APIC ID, as Linux does when it re-onlines a CPU; a vCPU
+ * whose call another CPU is serving (in_call) cannot be deleted; DELETE
+ * is one RMPADJUST, so SUCCESS means exactly that it took effect.
  */
 #include "svsm/guestmem.h"
 #include "svsm/mem.h"
@@ -56,13 +60,13 @@ uint32_t core_create_vcpu(struct call_ctx *ctx)
 	    !gpa_is_aligned(caa_gpa, SNP_PAGE_SIZE)) {
 		return SVSM_ERR_INVALID_PARAMETER;
 	}
-	if (gpa_eq(vmsa_gpa, caa_gpa) ||
-	    !owner_is_guest_page_free(vmsa_gpa, SNP_PAGE_SIZE) ||
-	    !owner_is_guest_page_free(caa_gpa, SNP_PAGE_SIZE)) {
-		return SVSM_ERR_INVALID_ADDRESS;
-	}
 	if (cpu_by_apic(apic_id) == NULL) {
 		return SVSM_ERR_INVALID_PARAMETER;
+	}
+	if (gpa_eq(vmsa_gpa, caa_gpa) ||
+	    !owner_is_guest_page_free(vmsa_gpa, SNP_PAGE_SIZE) ||
+	    !owner_caa_ok(caa_gpa, apic_id)) {
+		return SVSM_ERR_INVALID_ADDRESS;
 	}
 	if (guestmem_read(caa_gpa, &probe, 1) != SVSM_OK) {
 		return SVSM_ERR_INVALID_ADDRESS;
@@ -117,20 +121,27 @@ uint32_t core_delete_vcpu(struct call_ctx *ctx)
 	if (v == NULL || v->is_startup || v->vmsa->vmpl < svsm_guest_vmpl()) {
 		return SVSM_ERR_INVALID_PARAMETER;
 	}
+	/* 58019 6.4: a vCPU that cannot be stopped gives FAIL_INUSE. One
+	 * whose call another CPU is serving will have its results written
+	 * to this page when that call ends. */
+	if (v->in_call && v != ctx->caller) {
+		return SVSM_ERR_FAIL_INUSE;
+	}
 	/* The host must not enter it again; a VMSA that is running refuses
 	 * to lose its VMSA bit (FAIL_INUSE) and keeps SVME. */
 	efer = v->vmsa->efer;
 	v->vmsa->efer = efer & ~EFER_SVME;
-	rc = page_clear_vmsa(vmsa_gpa);
+	rc = page_grant_guest(vmsa_gpa, PAGE_4K);
 	if (rc != SNP_RET_SUCCESS) {
 		v->vmsa->efer = efer;
 		return core_rmp_result(rc);
 	}
+	/* The page is the guest's again: nothing below touches it. */
 	vcpu_unregister(v);
 	plat_unmap_private(v->vmsa, SNP_PAGE_SIZE);
 	if (v == ctx->caller) {
 		ctx->caller_deleted = true; /* this call never returns */
 	}
 	obj_free(v);
-	return core_rmp_result(page_grant_guest(vmsa_gpa, PAGE_4K));
+	return SVSM_SUCCESS;
 }

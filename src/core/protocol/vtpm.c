@@ -6,12 +6,15 @@
  * SVSM memory once and only the copy is checked and executed (T02); the
  * block may not be SVSM memory or a CA's control bytes (T01, T09); sizes
  * are checked against the block and the command's own header (T03).
+ * SMP: a TPM command runs long (key generation), so the ownership lock is
+ * dropped around it; the response is checked again, under it, as it is
+ * written.
  */
 #include "svsm/vtpm.h"
 
 #include "svsm/guestmem.h"
 #include "svsm/le.h"
-#include "svsm/ownership.h"
+#include "svsm/owner_lock.h"
 #include "svsm/protocol.h"
 #include "svsm/std.h"
 
@@ -45,8 +48,7 @@ static uint32_t vtpm_cmd(struct call_ctx *ctx)
 	if (gpa_val(gpa) == 0) {
 		return SVSM_ERR_INVALID_PARAMETER;
 	}
-	if (owner_overlaps_caa_control(gpa, SVSM_VTPM_BUFFER_SIZE) ||
-	    guestmem_read(gpa, req, SVSM_VTPM_BUFFER_SIZE) != SVSM_OK) {
+	if (guestmem_read_param(gpa, req, SVSM_VTPM_BUFFER_SIZE) != SVSM_OK) {
 		return SVSM_ERR_INVALID_ADDRESS;
 	}
 	cmd = le_get32(req + SVSM_VTPM_REQ_OFF_CMD);
@@ -60,11 +62,14 @@ static uint32_t vtpm_cmd(struct call_ctx *ctx)
 	    be32(req + SVSM_VTPM_REQ_OFF_DATA + 2) != size) {
 		return SVSM_ERR_INVALID_PARAMETER;
 	}
+	owner_unlock();
 	len = vtpm_service_execute(req + SVSM_VTPM_REQ_OFF_DATA, size,
 				   rsp + SVSM_VTPM_RSP_OFF_DATA,
 				   SVSM_VTPM_MAX_RESPONSE);
+	owner_lock();
 	le_put32(rsp + SVSM_VTPM_RSP_OFF_SIZE, len);
-	if (guestmem_write(gpa, rsp, SVSM_VTPM_RSP_OFF_DATA + len) != SVSM_OK) {
+	if (guestmem_write_param(gpa, rsp, SVSM_VTPM_RSP_OFF_DATA + len) !=
+	    SVSM_OK) {
 		return SVSM_ERR_INVALID_ADDRESS;
 	}
 	return SVSM_SUCCESS;

@@ -3,7 +3,8 @@
  * The software RMP of the emu platform: the SNP model shared with sim, one
  * entry per 4 KiB of RAM, enforced on the guest through the nested page
  * tables (npt.h). rmp_lock serialises every model access from every CPU;
- * it is a leaf lock (taken after vcpu_lock and mem_lock, never before).
+ * it is a leaf lock (taken after the ownership lock and mem_lock, never
+ * before).
  */
 #ifndef EMU_RMP_H
 #define EMU_RMP_H

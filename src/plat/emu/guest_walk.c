@@ -2,7 +2,7 @@
 #include "guest_walk.h"
 
 #include "svsm/guestmem.h"
-#include "svsm/vcpu.h"
+#include "svsm/owner_lock.h"
 
 #include "arch.h"
 
@@ -45,14 +45,14 @@ static bool walk(const struct snp_vmsa *vmsa, uint64_t va, uint64_t *gpa)
 	return true;
 }
 
-/* guestmem's ownership checks read the vCPU registry: hold its lock. */
+/* guestmem checks ownership: under the ownership lock. */
 bool guest_va_to_gpa(const struct snp_vmsa *vmsa, uint64_t va, uint64_t *gpa)
 {
 	bool ok;
 
-	vcpu_registry_lock();
+	owner_lock();
 	ok = walk(vmsa, va, gpa);
-	vcpu_registry_unlock();
+	owner_unlock();
 	return ok;
 }
 
@@ -83,8 +83,8 @@ bool guest_fetch(const struct snp_vmsa *vmsa, uint64_t va, uint8_t *buf,
 	if (len > 15) {
 		return false;
 	}
-	vcpu_registry_lock();
+	owner_lock();
 	ok = fetch(vmsa, va, buf, len);
-	vcpu_registry_unlock();
+	owner_unlock();
 	return ok;
 }

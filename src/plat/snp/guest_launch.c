@@ -19,6 +19,7 @@
 #include "svsm/log.h"
 #include "svsm/mem.h"
 #include "svsm/ovmf.h"
+#include "svsm/owner_lock.h"
 #include "svsm/ownership.h"
 #include "svsm/page_state.h"
 #include "svsm/plat.h"
@@ -131,6 +132,7 @@ void snp_grant_launched(const struct csvsm_boot_params *p)
 	struct ovmf_info info;
 	uint8_t *buf;
 	const char *why;
+	enum svsm_err err;
 	unsigned i;
 
 	if (size == 0) {
@@ -147,7 +149,10 @@ void snp_grant_launched(const struct csvsm_boot_params *p)
 	if (buf == NULL) {
 		launch_failed("no memory to read it", TERM_CSVSM_NO_MEMORY);
 	}
-	if (guestmem_read(gpa_init(base + size - tail), buf, tail) != SVSM_OK) {
+	owner_lock();
+	err = guestmem_read(gpa_init(base + size - tail), buf, tail);
+	owner_unlock();
+	if (err != SVSM_OK) {
 		launch_failed("its volume cannot be read",
 			      TERM_CSVSM_BAD_BOOT_INFO);
 	}
