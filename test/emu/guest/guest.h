@@ -65,6 +65,11 @@ uint32_t svsm_call_path(struct svsm_regs *r, enum call_path path);
 void svsm_bare_switch(enum call_path path);
 /** Set up this CPU's GHCB (page state change to shared, register). */
 bool ghcb_setup(uint64_t gpa);
+/** This CPU starts on a fresh VMSA (its GHCB MSR is 0): calls take the
+ * MSR protocol until ghcb_setup() again, as Linux's AP does. */
+void ghcb_forget(void);
+/** One ATTEST_SERVICES call with Linux's buffers; its RAX. */
+uint32_t attest_once(void);
 /** The GHCB-page AP Creation event. */
 uint64_t ghcb_ap_create(uint32_t apic_id, uint64_t vmsa_gpa,
 			uint64_t sev_features);

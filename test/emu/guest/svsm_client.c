@@ -191,6 +191,11 @@ bool ghcb_setup(uint64_t gpa)
 	return true;
 }
 
+void ghcb_forget(void)
+{
+	ghcbs[g_apic_id() % MAX_CPUS] = 0;
+}
+
 uint64_t ghcb_ap_create(uint32_t apic_id, uint64_t vmsa_gpa,
 			uint64_t sev_features)
 {

@@ -60,6 +60,14 @@ static uint32_t attest(struct svsm_regs *r)
 	return svsm_call(r);
 }
 
+uint32_t attest_once(void)
+{
+	struct svsm_regs r;
+
+	linux_request();
+	return attest(&r);
+}
+
 static void print_hex(const char *tag, const uint8_t *p, size_t n)
 {
 	size_t i, j;

@@ -26,6 +26,9 @@
 
 extern const uint8_t guest_ap_start[];
 static unsigned aps_done;
+/* The AP that attests after its checks (0: none), and when it began. */
+static unsigned attesting_ap;
+static bool attest_started;
 
 static uint32_t call4(uint64_t rax, uint64_t rcx, uint64_t rdx, uint64_t r8,
 		      uint64_t *out)
@@ -104,6 +107,7 @@ void guest_ap_main(unsigned idx, uint64_t ca)
 	uint64_t out = 0;
 
 	ca_set((struct svsm_ca *)ca);
+	ghcb_forget(); /* a new VMSA, also when this CPU comes back online */
 	CHECK_EQ(g_apic_id(), idx);
 	CHECK_EQ(call4(C_QUERY, 1, 0, 0, &out), R_SUCCESS);
 	CHECK_EQ(out, (1ull << 32) | 1);
@@ -115,6 +119,10 @@ void guest_ap_main(unsigned idx, uint64_t ca)
 	CHECK_EQ(probe_write(page), 0);
 	g_print("[guest] AP %u served by its own SVSM CPU\n", idx);
 	__atomic_fetch_add(&aps_done, 1, __ATOMIC_SEQ_CST);
+	if (idx == __atomic_load_n(&attesting_ap, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&attest_started, true, __ATOMIC_SEQ_CST);
+		CHECK_EQ(attest_once(), R_SUCCESS);
+	}
 }
 
 static void create_rejects_bad_input(uint64_t vmsa, uint64_t ca)
@@ -161,11 +169,89 @@ static void hostile_on_vmsa(uint64_t vmsa)
 	CHECK_EQ(call4(C_PVALIDATE, vmsa + 8, 0, 0, NULL), R_INVALID_ADDRESS);
 }
 
+/* Wait until @count APs finished guest_ap_main (two minutes at most). */
+static void wait_aps(unsigned count)
+{
+	uint64_t deadline = g_rdtsc() + 120000000000ull;
+
+	while (__atomic_load_n(&aps_done, __ATOMIC_SEQ_CST) < count &&
+	       g_rdtsc() < deadline) {
+		__builtin_ia32_pause();
+	}
+	CHECK_EQ(aps_done, count);
+}
+
+/* Delete a VMSA: until its HLT exits, it may be in use. */
+static uint32_t delete_vcpu(uint64_t vmsa)
+{
+	uint32_t ret;
+	unsigned tries = 0;
+
+	do {
+		ret = call4(C_DELETE_VCPU, vmsa, 0, 0, NULL);
+	} while (ret == R_FAIL_INUSE && ++tries < 100000);
+	return ret;
+}
+
+/*
+ * CPU @idx comes back online as Linux brings it (wakeup_cpu_via_vmgexit,
+ * arch/x86/coco/sev/core.c): a new VMSA with per_cpu(svsm_caa), the CA the
+ * old VMSA still has, AP Creation, and only then DELETE_VCPU of the old
+ * one. The AP runs guest_ap_main again on the same CA.
+ */
+static void reonline(unsigned idx, uint64_t old_vmsa, uint64_t new_vmsa)
+{
+	uint64_t ca = old_vmsa + PAGE;
+	unsigned before = __atomic_load_n(&aps_done, __ATOMIC_SEQ_CST);
+
+	build_vmsa((struct snp_vmsa *)new_vmsa, idx, ca, old_vmsa + AP_STRIDE);
+	CHECK_EQ(call4(C_CREATE_VCPU, new_vmsa, ca, idx, NULL), R_SUCCESS);
+	CHECK_EQ(ghcb_ap_create(idx, new_vmsa, g_rdmsr(MSR_SEV_STATUS) >> 2),
+		 0);
+	wait_aps(before + 1);
+	CHECK_EQ(delete_vcpu(old_vmsa), R_SUCCESS);
+	CHECK_EQ(probe_write(old_vmsa), 0);
+	/* The CA lives on with the new VMSA: still not the guest's to
+	 * name as a page, and another APIC ID may not take it. */
+	CHECK_EQ(call4(C_REMAP_CA, ca, 0, 0, NULL), R_INVALID_ADDRESS);
+	g_print("[guest] CPU %u back online on the same Calling Area\n", idx);
+}
+
+/*
+ * Real SMP: the BSP deletes AP @idx's VMSA while the AP's attestation
+ * call may be waiting on the host inside the SVSM. 58019 6.4: DELETE_VCPU
+ * fails with FAIL_INUSE until the vCPU can be stopped; once it succeeds,
+ * the SVSM never writes that page again (docs/architecture.md, vCPU
+ * lifetime). The page is filled after the delete and must stay so for
+ * ten times an attestation's length.
+ */
+static void delete_during_call(uint64_t vmsa)
+{
+	uint8_t *page = (uint8_t *)vmsa;
+	uint64_t deadline = g_rdtsc() + 120000000000ull;
+	uint64_t i;
+
+	while (!__atomic_load_n(&attest_started, __ATOMIC_SEQ_CST) &&
+	       g_rdtsc() < deadline) {
+		__builtin_ia32_pause();
+	}
+	CHECK_THAT(attest_started, "the AP began its attestation");
+	CHECK_EQ(delete_vcpu(vmsa), R_SUCCESS);
+	memset(page, 0x5A, PAGE);
+	deadline = g_rdtsc() + 300000000ull;
+	while (g_rdtsc() < deadline) {
+		__builtin_ia32_pause();
+	}
+	for (i = 0; i < PAGE && page[i] == 0x5A; i++) {
+	}
+	CHECK_EQ(i, PAGE);
+}
+
 void tests_vcpu(void)
 {
 	uint64_t base = G_AP_BASE;
 	unsigned n = g_cpu_count;
-	uint64_t deadline;
+	uint64_t reonlined = 0;
 	unsigned i;
 
 	g_section("CREATE_VCPU, AP creation, DELETE_VCPU");
@@ -191,6 +277,9 @@ void tests_vcpu(void)
 			 R_INVALID_PARAMETER);
 	}
 
+	if (n > 2) {
+		attesting_ap = 2;
+	}
 	for (i = 1; i < n; i++) {
 		uint64_t vmsa = base + i * AP_STRIDE;
 
@@ -202,22 +291,20 @@ void tests_vcpu(void)
 		CHECK_EQ(ghcb_ap_create(i, vmsa, g_rdmsr(MSR_SEV_STATUS) >> 2),
 			 0);
 	}
-	deadline = g_rdtsc() + 120000000000ull;
-	while (__atomic_load_n(&aps_done, __ATOMIC_SEQ_CST) < n - 1 &&
-	       g_rdtsc() < deadline) {
-		__builtin_ia32_pause();
+	wait_aps(n - 1);
+	/* CPU 1 offline and back: its new VMSA in the spare slot n. */
+	if (n > 1) {
+		reonlined = base + n * AP_STRIDE;
+		reonline(1, base + AP_STRIDE, reonlined);
 	}
-	CHECK_EQ(aps_done, n - 1);
 	for (i = 1; i < n; i++) {
-		uint64_t vmsa = base + i * AP_STRIDE;
-		uint32_t ret;
-		unsigned tries = 0;
+		uint64_t vmsa = i == 1 ? reonlined : base + i * AP_STRIDE;
 
-		/* Until its HLT exits, the AP's VMSA may be in use. */
-		do {
-			ret = call4(C_DELETE_VCPU, vmsa, 0, 0, NULL);
-		} while (ret == R_FAIL_INUSE && ++tries < 100000);
-		CHECK_EQ(ret, R_SUCCESS);
+		if (i == attesting_ap) {
+			delete_during_call(vmsa);
+			continue;
+		}
+		CHECK_EQ(delete_vcpu(vmsa), R_SUCCESS);
 		CHECK_EQ(probe_write(vmsa), 0);
 	}
 }
