@@ -27,6 +27,9 @@
 #define SNP_RET_FAIL_PERMISSION 2u
 #define SNP_RET_FAIL_INUSE 3u
 #define SNP_RET_FAIL_SIZEMISMATCH 6u
+/* RMPUPDATE: a 4 KiB update inside a 2 MiB entry (or the reverse); Linux
+ * arch/x86/include/asm/sev.h RMPUPDATE_FAIL_OVERLAP. */
+#define SNP_RET_FAIL_OVERLAP 7u
 
 /* RMPADJUST RDX attributes (APM vol. 3). */
 #define RMPADJUST_VMPL_MASK 0xFFull   /* [7:0] target VMPL */

@@ -196,8 +196,7 @@ enum sim_status sim_hv_page_state(struct sim_machine *m, uint64_t gpa,
 	if (gpa >= m->cfg.guest_mem_size || len > m->cfg.guest_mem_size - gpa) {
 		return SIM_BAD_ARG;
 	}
-	rc = to_private ? rmp_hv_assign(&m->rmp, gpa, size_2m)
-			: rmp_hv_unassign(&m->rmp, gpa, size_2m);
+	rc = rmp_hv_page_state(&m->rmp, gpa, size_2m, to_private);
 	if (rc != SNP_RET_SUCCESS) {
 		return SIM_BAD_ARG;
 	}
