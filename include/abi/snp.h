@@ -27,6 +27,10 @@
 #define SNP_RET_FAIL_PERMISSION 2u
 #define SNP_RET_FAIL_INUSE 3u
 #define SNP_RET_FAIL_SIZEMISMATCH 6u
+/* RMPUPDATE: a 4 KiB update inside a 2 MiB entry (or the reverse); Linux
+ * arch/x86/include/asm/sev.h RMPUPDATE_FAIL_OVERLAP (4, as the spec notes'
+ * host-only results say). Never a PVALIDATE/RMPADJUST result. */
+#define SNP_RET_FAIL_OVERLAP 4u
 
 /* RMPADJUST RDX attributes (APM vol. 3). */
 #define RMPADJUST_VMPL_MASK 0xFFull   /* [7:0] target VMPL */

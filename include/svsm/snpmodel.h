@@ -12,7 +12,15 @@
  *   for VMPL1-3; VMPL0 always has all of them.
  * Where hardware would raise #NPF or #VC, the model reports a fault; the
  * instruction forms return FAIL_INPUT for it, as COCONUT's exception-table
- * wrappers do. See docs/snp-model.md for each modelling choice.
+ * wrappers do -- except the #NPF a hypervisor resolves, SIZEM (below).
+ * See docs/snp-model.md for each modelling choice.
+ *
+ * Two roles, kept apart in the names: the hardware (the instructions,
+ * rmp_pvalidate(), rmp_rmpadjust(), and RMPUPDATE/PSMASH as rmp_hv_assign()
+ * ...rmp_hv_psmash()) and what an honest hypervisor does with them
+ * (rmp_hv_npf_sizem(), rmp_hv_page_state()). rmp_guest_pvalidate() and
+ * rmp_guest_rmpadjust() put the two together: the instruction as a guest
+ * sees it complete.
  */
 #ifndef SVSM_SNPMODEL_H
 #define SVSM_SNPMODEL_H
@@ -53,23 +61,65 @@ enum rmp_fault {
 /** @storage holds page_count entries; every page starts hypervisor-owned. */
 void rmp_init(struct rmp *rmp, struct rmp_entry *storage, uint64_t page_count);
 
-/* Hypervisor and PSP operations. Each returns an SNP_RET_* code. */
+/* Hypervisor and PSP operations. Each returns an SNP_RET_* code. A 4 KiB
+ * RMPUPDATE inside a 2 MiB entry is SNP_RET_FAIL_OVERLAP, as on hardware. */
 /** RMPUPDATE to guest-owned (private): not validated, no VMPL1-3 access. */
 uint32_t rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m);
 /** RMPUPDATE to hypervisor-owned (shared). */
 uint32_t rmp_hv_unassign(struct rmp *rmp, uint64_t gpa, bool size_2m);
 /** PSMASH: split a 2 MiB entry into 512 4 KiB entries, state kept. */
 uint32_t rmp_hv_psmash(struct rmp *rmp, uint64_t gpa);
-/** SNP_LAUNCH_UPDATE: assigned and validated, VMPL0-only. */
+/** SNP_LAUNCH_UPDATE: assigned and validated, VMPL0-only. A 2 MiB entry
+ * holding @gpa is smashed first (the other pages keep their state). */
 uint32_t rmp_launch_page(struct rmp *rmp, uint64_t gpa);
 /** Mark a VMSA page running (VMRUN) or stopped (#VMEXIT). */
 void rmp_vmsa_set_in_use(struct rmp *rmp, uint64_t gpa, bool in_use);
 
-/* Guest instructions, executed at @vmpl. Return EAX (SNP_RET_*). */
+/*
+ * Not an EAX value: the instruction did not complete. A 4 KiB PVALIDATE or
+ * RMPADJUST found a 2 MiB RMP entry, and hardware raised #NPF with SIZEM
+ * (error code bit 35, KVM's PFERR_GUEST_SIZEM_MASK) to the hypervisor.
+ * A 2 MiB operation over 4 KiB entries is EAX FAIL_SIZEMISMATCH instead.
+ */
+#define RMP_NPF_SIZEM 0x10000u
+
+/*
+ * Guest instructions (the hardware), executed at @vmpl. Return EAX
+ * (SNP_RET_*) or RMP_NPF_SIZEM. Every page of a 2 MiB operation must be
+ * guest-assigned (else FAIL_INPUT, the model's #NPF) and belong to one
+ * 2 MiB entry (else FAIL_SIZEMISMATCH).
+ */
 uint32_t rmp_pvalidate(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
 		       unsigned page_size, bool validate, bool *unchanged);
 uint32_t rmp_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
 		       unsigned page_size, uint64_t attrs);
+
+/* The hypervisor's side (an honest KVM; src/snpmodel/rmp_hv.c). */
+/**
+ * #NPF with SIZEM at @gpa, as KVM's sev_handle_rmp_fault(): PSMASH the
+ * 2 MiB entry that holds @gpa, so the guest can re-execute. SNP_RET_*.
+ */
+uint32_t rmp_hv_npf_sizem(struct rmp *rmp, uint64_t gpa);
+/**
+ * A page-state change (GHCB PSC) of one 4 KiB page or one 2 MiB range:
+ * RMPUPDATE to private or shared. A 4 KiB change inside a 2 MiB entry
+ * PSMASHes it first, as KVM does (sev_gmem_invalidate(),
+ * snp_rmptable_psmash()); the other 511 pages keep their state.
+ */
+uint32_t rmp_hv_page_state(struct rmp *rmp, uint64_t gpa, bool size_2m,
+			   bool to_private);
+
+/*
+ * PVALIDATE and RMPADJUST as the guest sees them complete under an honest
+ * hypervisor: on RMP_NPF_SIZEM, rmp_hv_npf_sizem() and the instruction is
+ * re-executed. Return EAX (SNP_RET_*), never RMP_NPF_SIZEM: a fault the
+ * hypervisor cannot resolve is FAIL_INPUT, as every other fault.
+ */
+uint32_t rmp_guest_pvalidate(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
+			     unsigned page_size, bool validate,
+			     bool *unchanged);
+uint32_t rmp_guest_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
+			     unsigned page_size, uint64_t attrs);
 /** PVALIDATE is a VMPL0 instruction: at any other VMPL it faults. */
 bool rmp_pvalidate_faults_at(unsigned vmpl);
 

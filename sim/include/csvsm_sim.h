@@ -258,7 +258,8 @@ bool sim_rmp_query(const struct sim_machine *m, uint64_t gpa,
 		   struct sim_rmp_info *info);
 
 /** The guest's own RMPADJUST and PVALIDATE at its VMPL; *eax is the
- * instruction's result. PVALIDATE faults below VMPL0 (SIM_GUEST_FAULT). */
+ * instruction's result once the hypervisor has resolved any #NPF(SIZEM)
+ * (rmp_guest_rmpadjust()). PVALIDATE faults below VMPL0 (SIM_GUEST_FAULT). */
 enum sim_status sim_guest_rmpadjust(struct sim_machine *m, uint64_t gpa,
 				    bool size_2m, uint64_t attrs,
 				    uint32_t *eax);
@@ -278,7 +279,8 @@ void sim_hv_during_next_guest_request(struct sim_machine *m,
 				      void (*fn)(struct sim_machine *, void *),
 				      void *arg);
 /** Page State Change as an honest hypervisor performs it (RMPUPDATE):
- * to private (assigned, not validated, stale contents) or to shared. */
+ * to private (assigned, not validated, stale contents) or to shared. A
+ * 4 KiB change inside a 2 MiB entry PSMASHes it first, as KVM does. */
 enum sim_status sim_hv_page_state(struct sim_machine *m, uint64_t gpa,
 				  bool size_2m, bool to_private);
 /** PSMASH a 2 MiB RMP entry into 4 KiB entries. */

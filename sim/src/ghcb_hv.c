@@ -137,7 +137,8 @@ static void terminate(struct sim_machine *m, uint32_t set, uint32_t code)
 	longjmp(*m->svsm_jmp, 1);
 }
 
-/* RMPUPDATE for one page, as KVM does on a PSC. */
+/* RMPUPDATE for one page, as KVM does on a PSC (PSMASH first inside a
+ * 2 MiB entry). */
 static uint64_t psc_page(struct sim_machine *m, uint64_t gfn, unsigned op)
 {
 	uint64_t gpa = gfn << 12;
@@ -152,8 +153,7 @@ static uint64_t psc_page(struct sim_machine *m, uint64_t gfn, unsigned op)
 	if (gpa >= m->cfg.guest_mem_size) {
 		return 1;
 	}
-	rc = op == GHCB_PSC_OP_PRIVATE ? rmp_hv_assign(&m->rmp, gpa, false)
-				       : rmp_hv_unassign(&m->rmp, gpa, false);
+	rc = rmp_hv_page_state(&m->rmp, gpa, false, op == GHCB_PSC_OP_PRIVATE);
 	if (rc == SNP_RET_SUCCESS && op == GHCB_PSC_OP_PRIVATE) {
 		sim_fill_stale(m, gpa, SNP_PAGE_SIZE);
 	}

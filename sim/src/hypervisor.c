@@ -208,8 +208,7 @@ enum sim_status sim_hv_page_state(struct sim_machine *m, uint64_t gpa,
 	if (gpa >= m->cfg.guest_mem_size || len > m->cfg.guest_mem_size - gpa) {
 		return SIM_BAD_ARG;
 	}
-	rc = to_private ? rmp_hv_assign(&m->rmp, gpa, size_2m)
-			: rmp_hv_unassign(&m->rmp, gpa, size_2m);
+	rc = rmp_hv_page_state(&m->rmp, gpa, size_2m, to_private);
 	if (rc != SNP_RET_SUCCESS) {
 		return SIM_BAD_ARG;
 	}
@@ -225,16 +224,13 @@ void sim_hv_after_pvalidate(struct sim_machine *m, uint64_t gpa, bool size_2m,
 {
 	uint64_t last = gpa + (size_2m ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE) -
 			SNP_PAGE_SIZE;
-	const struct rmp_entry *e = rmp_lookup(&m->rmp, gpa);
 
 	if (m->hv != SIM_HV_SHARE_AFTER_VALIDATE || !validate ||
-	    rc != SNP_RET_SUCCESS || unchanged || e == NULL) {
+	    rc != SNP_RET_SUCCESS || unchanged) {
 		return;
 	}
-	if ((e->flags & RMP_F_SIZE_2M) != 0) {
-		(void)rmp_hv_psmash(&m->rmp, gpa & ~(SNP_PAGE_SIZE_2M - 1));
-	}
-	(void)rmp_hv_unassign(&m->rmp, last, false);
+	/* KVM PSMASHes a 2 MiB entry before a 4 KiB page-state change. */
+	(void)rmp_hv_page_state(&m->rmp, last, false, false);
 }
 
 void sim_hv_after_rmpadjust(struct sim_machine *m, uint64_t gpa, bool was_vmsa)

@@ -426,8 +426,9 @@ bool sim_rmp_query(const struct sim_machine *m, uint64_t gpa,
 enum sim_status sim_guest_rmpadjust(struct sim_machine *m, uint64_t gpa,
 				    bool size_2m, uint64_t attrs, uint32_t *eax)
 {
-	*eax = rmp_rmpadjust(&m->rmp, m->cfg.guest_vmpl, gpa,
-			     size_2m ? RMP_PG_SIZE_2M : RMP_PG_SIZE_4K, attrs);
+	*eax = rmp_guest_rmpadjust(&m->rmp, m->cfg.guest_vmpl, gpa,
+				   size_2m ? RMP_PG_SIZE_2M : RMP_PG_SIZE_4K,
+				   attrs);
 	return SIM_OK;
 }
 
@@ -439,9 +440,9 @@ enum sim_status sim_guest_pvalidate(struct sim_machine *m, uint64_t gpa,
 	if (rmp_pvalidate_faults_at(m->cfg.guest_vmpl)) {
 		return SIM_GUEST_FAULT;
 	}
-	*eax = rmp_pvalidate(&m->rmp, m->cfg.guest_vmpl, gpa,
-			     size_2m ? RMP_PG_SIZE_2M : RMP_PG_SIZE_4K,
-			     validate, &unchanged);
+	*eax = rmp_guest_pvalidate(&m->rmp, m->cfg.guest_vmpl, gpa,
+				   size_2m ? RMP_PG_SIZE_2M : RMP_PG_SIZE_4K,
+				   validate, &unchanged);
 	return SIM_OK;
 }
 

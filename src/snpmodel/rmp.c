@@ -49,14 +49,61 @@ static bool rmp_span(const struct rmp *rmp, uint64_t gpa, bool size_2m,
 	return true;
 }
 
-/* A 4 KiB operation needs a 4 KiB entry; a 2 MiB one needs one 2 MiB
- * entry (all 512 flagged, as rmp_hv_assign makes them). */
-static bool rmp_size_matches(const struct rmp *rmp, uint64_t first,
-			     bool size_2m)
+/* The first entry is one of a 2 MiB entry (all 512 are flagged alike, as
+ * rmp_hv_assign makes them). */
+static bool rmp_is_2m(const struct rmp *rmp, uint64_t pfn)
 {
-	bool is_2m = (rmp->entry[first].flags & RMP_F_SIZE_2M) != 0;
+	return (rmp->entry[pfn].flags & RMP_F_SIZE_2M) != 0;
+}
 
-	return is_2m == size_2m;
+/*
+ * The RMP checks of a guest instruction over a span, before it acts. The
+ * instruction's RMP entry is the span's first (2 MiB-aligned for 2 MiB):
+ * - it must be assigned to the guest, or hardware raises #NPF (reported
+ *   as FAIL_INPUT, see snpmodel.h);
+ * - a 4 KiB operation on a 2 MiB entry raises #NPF with SIZEM
+ *   (RMP_NPF_SIZEM): the hypervisor must PSMASH and resume;
+ * - a 2 MiB operation on a 4 KiB entry is FAIL_SIZEMISMATCH; on a 2 MiB
+ *   one, every page of the span must still be assigned (FAIL_INPUT) and
+ *   of that one 2 MiB entry (FAIL_SIZEMISMATCH), not only the first.
+ */
+static uint32_t rmp_insn_check(const struct rmp *rmp, uint64_t first,
+			       uint64_t count, bool size_2m)
+{
+	uint64_t i;
+
+	if ((rmp->entry[first].flags & RMP_F_ASSIGNED) == 0) {
+		return SNP_RET_FAIL_INPUT;
+	}
+	if (!size_2m) {
+		return rmp_is_2m(rmp, first) ? RMP_NPF_SIZEM : SNP_RET_SUCCESS;
+	}
+	if (!rmp_is_2m(rmp, first)) {
+		return SNP_RET_FAIL_SIZEMISMATCH;
+	}
+	for (i = first; i < first + count; i++) {
+		if ((rmp->entry[i].flags & RMP_F_ASSIGNED) == 0) {
+			return SNP_RET_FAIL_INPUT;
+		}
+		if (!rmp_is_2m(rmp, i)) {
+			return SNP_RET_FAIL_SIZEMISMATCH;
+		}
+	}
+	return SNP_RET_SUCCESS;
+}
+
+/* Whether a page of the span is a VMSA a CPU is running. */
+static bool rmp_any_in_use(const struct rmp *rmp, uint64_t first,
+			   uint64_t count)
+{
+	uint64_t i;
+
+	for (i = first; i < first + count; i++) {
+		if (rmp->entry[i].flags & RMP_F_IN_USE) {
+			return true;
+		}
+	}
+	return false;
 }
 
 static void rmp_set_all(struct rmp *rmp, uint64_t first, uint64_t count,
@@ -69,21 +116,23 @@ static void rmp_set_all(struct rmp *rmp, uint64_t first, uint64_t count,
 	}
 }
 
-/* RMPUPDATE of a span to @e; refused while a page of it runs as a VMSA. */
+/* RMPUPDATE of a span to @e; refused while a page of it runs as a VMSA.
+ * A 4 KiB RMPUPDATE inside a 2 MiB entry is FAIL_OVERLAP, as on hardware
+ * (Linux's RMPUPDATE_FAIL_OVERLAP): the hypervisor must PSMASH first. */
 static uint32_t rmp_hv_update(struct rmp *rmp, uint64_t gpa, bool size_2m,
 			      const struct rmp_entry *e)
 {
 	uint64_t first;
 	uint64_t count;
-	uint64_t i;
 
 	if (!rmp_span(rmp, gpa, size_2m, &first, &count)) {
 		return SNP_RET_FAIL_INPUT;
 	}
-	for (i = first; i < first + count; i++) {
-		if (rmp->entry[i].flags & RMP_F_IN_USE) {
-			return SNP_RET_FAIL_INUSE;
-		}
+	if (!size_2m && rmp_is_2m(rmp, first)) {
+		return SNP_RET_FAIL_OVERLAP;
+	}
+	if (rmp_any_in_use(rmp, first, count)) {
+		return SNP_RET_FAIL_INUSE;
 	}
 	rmp_set_all(rmp, first, count, e);
 	return SNP_RET_SUCCESS;
@@ -113,7 +162,7 @@ uint32_t rmp_hv_psmash(struct rmp *rmp, uint64_t gpa)
 	uint64_t i;
 
 	if (!rmp_span(rmp, gpa, true, &first, &count) ||
-	    !rmp_size_matches(rmp, first, true)) {
+	    !rmp_is_2m(rmp, first)) {
 		return SNP_RET_FAIL_INPUT;
 	}
 	for (i = first; i < first + count; i++) {
@@ -130,6 +179,11 @@ uint32_t rmp_launch_page(struct rmp *rmp, uint64_t gpa)
 
 	if (!rmp_span(rmp, gpa, false, &first, &count)) {
 		return SNP_RET_FAIL_INPUT;
+	}
+	/* A 4 KiB page of a 2 MiB entry: the rest keep their state as 4 KiB
+	 * entries, so the RMP never holds a partial 2 MiB entry. */
+	if (rmp_is_2m(rmp, first)) {
+		(void)rmp_hv_psmash(rmp, gpa & ~(SNP_PAGE_SIZE_2M - 1));
 	}
 	rmp_set_all(rmp, first, count, &e);
 	return SNP_RET_SUCCESS;
@@ -161,18 +215,19 @@ uint32_t rmp_pvalidate(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
 	uint64_t first;
 	uint64_t count;
 	uint64_t i;
+	uint32_t rc;
 	bool is_valid;
 
 	*unchanged = false;
 	if (rmp_pvalidate_faults_at(vmpl) || page_size > RMP_PG_SIZE_2M ||
-	    !rmp_span(rmp, gpa, size_2m, &first, &count) ||
-	    (rmp->entry[first].flags & RMP_F_ASSIGNED) == 0) {
+	    !rmp_span(rmp, gpa, size_2m, &first, &count)) {
 		return SNP_RET_FAIL_INPUT;
 	}
-	if (!rmp_size_matches(rmp, first, size_2m)) {
-		return SNP_RET_FAIL_SIZEMISMATCH;
+	rc = rmp_insn_check(rmp, first, count, size_2m);
+	if (rc != SNP_RET_SUCCESS) {
+		return rc;
 	}
-	if (rmp->entry[first].flags & RMP_F_IN_USE) {
+	if (rmp_any_in_use(rmp, first, count)) {
 		return SNP_RET_FAIL_INUSE;
 	}
 	is_valid = (rmp->entry[first].flags & RMP_F_VALIDATED) != 0;
@@ -203,6 +258,7 @@ uint32_t rmp_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
 	uint64_t first;
 	uint64_t count;
 	uint64_t i;
+	uint32_t rc;
 
 	if (page_size > RMP_PG_SIZE_2M || (attrs & reserved) != 0 ||
 	    target >= SNP_VMPL_COUNT || vmpl >= SNP_VMPL_COUNT ||
@@ -214,8 +270,9 @@ uint32_t rmp_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
 	if (target <= vmpl) {
 		return SNP_RET_FAIL_PERMISSION;
 	}
-	if (!rmp_size_matches(rmp, first, size_2m)) {
-		return SNP_RET_FAIL_SIZEMISMATCH;
+	rc = rmp_insn_check(rmp, first, count, size_2m);
+	if (rc != SNP_RET_SUCCESS) {
+		return rc;
 	}
 	/* New permissions may not exceed the caller's own. */
 	if (vmpl != 0 && (perms & ~(unsigned)rmp->entry[first].perms[vmpl])) {

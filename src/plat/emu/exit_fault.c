@@ -74,9 +74,9 @@ static void emulate_rmpadjust(struct emu_vcpu *v)
 		return;
 	}
 	emu_rmp_lock();
-	rc = rmp_rmpadjust(&emu_rmp, svsm_guest_vmpl(),
-			   gpa & ~(SNP_PAGE_SIZE - 1), (unsigned)(a->rcx & 1),
-			   a->rdx);
+	rc = rmp_guest_rmpadjust(&emu_rmp, svsm_guest_vmpl(),
+				 gpa & ~(SNP_PAGE_SIZE - 1),
+				 (unsigned)(a->rcx & 1), a->rdx);
 	if (rc == SNP_RET_SUCCESS) {
 		npt_sync(gpa & ~(SNP_PAGE_SIZE - 1),
 			 (a->rcx & 1) != 0 ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE);

@@ -53,8 +53,8 @@ uint32_t plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 	uint32_t rc;
 
 	emu_rmp_lock();
-	rc = rmp_pvalidate(&emu_rmp, 0, gpa_val(gpa), size, validate,
-			   unchanged);
+	rc = rmp_guest_pvalidate(&emu_rmp, 0, gpa_val(gpa), size, validate,
+				 unchanged);
 	if (rc == SNP_RET_SUCCESS) {
 		npt_sync(gpa_val(gpa), span(size));
 	}
@@ -67,7 +67,7 @@ uint32_t plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
 	uint32_t rc;
 
 	emu_rmp_lock();
-	rc = rmp_rmpadjust(&emu_rmp, 0, gpa_val(gpa), size, attrs);
+	rc = rmp_guest_rmpadjust(&emu_rmp, 0, gpa_val(gpa), size, attrs);
 	if (rc == SNP_RET_SUCCESS) {
 		npt_sync(gpa_val(gpa), span(size));
 	}
@@ -82,16 +82,10 @@ void plat_flush_guest_tlb(void)
 
 uint32_t emu_rmp_page_state(uint64_t gpa, bool to_private)
 {
-	const struct rmp_entry *e;
 	uint32_t rc;
 
 	emu_rmp_lock();
-	e = rmp_lookup(&emu_rmp, gpa);
-	if (e != NULL && (e->flags & RMP_F_SIZE_2M) != 0) {
-		(void)rmp_hv_psmash(&emu_rmp, gpa & ~(SNP_PAGE_SIZE_2M - 1));
-	}
-	rc = to_private ? rmp_hv_assign(&emu_rmp, gpa, false)
-			: rmp_hv_unassign(&emu_rmp, gpa, false);
+	rc = rmp_hv_page_state(&emu_rmp, gpa, false, to_private);
 	if (rc == SNP_RET_SUCCESS) {
 		npt_sync(gpa, SNP_PAGE_SIZE);
 	}

@@ -36,7 +36,8 @@ uint32_t plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 	uint32_t rc;
 
 	sim_bench_model_begin(m);
-	rc = rmp_pvalidate(&m->rmp, 0, gpa_val(gpa), size, validate, unchanged);
+	rc = rmp_guest_pvalidate(&m->rmp, 0, gpa_val(gpa), size, validate,
+				 unchanged);
 	sim_hv_after_pvalidate(m, gpa_val(gpa), size == PAGE_2M, validate, rc,
 			       *unchanged);
 	sim_bench_model_end(m);
@@ -53,7 +54,7 @@ uint32_t plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
 	sim_bench_model_begin(m);
 	e = rmp_lookup(&m->rmp, gpa_val(gpa));
 	was_vmsa = e != NULL && (e->flags & RMP_F_VMSA) != 0;
-	rc = rmp_rmpadjust(&m->rmp, 0, gpa_val(gpa), size, attrs);
+	rc = rmp_guest_rmpadjust(&m->rmp, 0, gpa_val(gpa), size, attrs);
 	sim_hv_after_rmpadjust(m, gpa_val(gpa), was_vmsa);
 	sim_bench_model_end(m);
 	return rc;

@@ -92,6 +92,7 @@ extern unsigned g_cpu_count;
 void tests_discovery(void);
 void tests_faults(void);
 void tests_pvalidate(void);
+void tests_rmp_2m(void);
 void tests_remap_ca(void);
 void tests_memory(void);
 void tests_hostile(void);
@@ -102,9 +103,10 @@ void bench_attest(void);
 void bench_world_switch(void);
 
 /* Guest memory the tests use (GPA = VA), all outside the launch region. */
-#define G_GHCB_BASE 0x2300000ull /* one GHCB per CPU */
-#define G_PV_BASE 0x2400000ull	 /* PVALIDATE scenarios: 8 MiB */
-#define G_AP_BASE 0x2C00000ull	 /* AP VMSAs, CAs and stacks */
-#define G_MEM_BASE 0x2E00000ull	 /* deposits */
+#define G_GHCB_BASE 0x2300000ull  /* one GHCB per CPU */
+#define G_PV_BASE 0x2400000ull	  /* PVALIDATE scenarios: 8 MiB */
+#define G_AP_BASE 0x2C00000ull	  /* AP VMSAs, CAs and stacks */
+#define G_MEM_BASE 0x2E00000ull	  /* deposits */
+#define G_RMP2M_BASE 0x3000000ull /* 2 MiB RMP entries: 4 MiB */
 
 #endif /* GUEST_H */

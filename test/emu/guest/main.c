@@ -22,6 +22,7 @@ void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
 	tests_discovery();
 	tests_faults();
 	tests_pvalidate();
+	tests_rmp_2m();
 	tests_remap_ca();
 	tests_memory();
 	tests_hostile();
