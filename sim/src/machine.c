@@ -326,6 +326,7 @@ void sim_destroy(struct sim_machine *m)
 	}
 	guest_mem_put(m->mem, m->cfg.guest_mem_size);
 	free(m->rmp_entries);
+	free(m->greq_log);
 	free(m);
 }
 

@@ -70,6 +70,10 @@ struct sim_machine {
 	bool psp_measured;
 	uint8_t greq_first_rsp[4096]; /* SIM_HV_GREQ_REPLAY's old answer */
 	bool greq_have_first;
+	unsigned greq_busy_left; /* sim_hv_greq_busy_for() */
+	/* The request pages the hypervisor saw, the first SIM_GREQ_LOG. */
+	uint8_t (*greq_log)[4096];
+	uint64_t clock_waited_ns; /* plat_delay_ns() on sim */
 	enum sim_bench_scope bench_scope;
 	bool bench_collecting;
 };
