@@ -186,6 +186,13 @@ void sim_snp_set_sev_status(struct sim_machine *m, uint64_t status);
  * honest host whose PSP queue is full), then behave as set.
  */
 void sim_hv_greq_busy_for(struct sim_machine *m, unsigned n);
+/**
+ * The TSC's rate as the hypervisor sets it, in percent of the true one
+ * (on SNP without Secure TSC it may): a simulated wait of the SVSM's
+ * (plat_delay_ns) moves the SVSM's clock by ns * @percent / 100; 0 is
+ * a frozen clock, 100 (the default) an honest one.
+ */
+void sim_hv_set_clock_rate(struct sim_machine *m, unsigned percent);
 /** How many request pages the hypervisor keeps a copy of. */
 #define SIM_GREQ_LOG 64u
 /**

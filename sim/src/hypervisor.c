@@ -386,6 +386,11 @@ uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 	return 0;
 }
 
+void sim_hv_set_clock_rate(struct sim_machine *m, unsigned percent)
+{
+	m->clock_rate_pct = percent;
+}
+
 void sim_hv_greq_busy_for(struct sim_machine *m, unsigned n)
 {
 	m->greq_busy_left = n;

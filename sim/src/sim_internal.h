@@ -74,6 +74,7 @@ struct sim_machine {
 	/* The request pages the hypervisor saw, the first SIM_GREQ_LOG. */
 	uint8_t (*greq_log)[4096];
 	uint64_t clock_waited_ns; /* plat_delay_ns() on sim */
+	unsigned clock_rate_pct;  /* sim_hv_set_clock_rate(); 100 honest */
 	enum sim_bench_scope bench_scope;
 	bool bench_collecting;
 };

@@ -591,6 +591,39 @@ TEST(attest, busy_past_the_bound_is_an_error_and_keeps_the_order)
 }
 
 /*
+ * The hypervisor controls the TSC, the SVSM's clock: a clock it runs 10x
+ * fast ends the waiting after 3 waits (60 s as the SVSM counts them), a
+ * frozen one after 30 resends all the same. Either way only availability
+ * is at stake: the same page, the key kept, the order kept.
+ */
+TEST(attest, lying_clock_bends_the_wait_not_the_order)
+{
+	static struct sim_attest_result a;
+	struct sim_machine *m = attest_machine(false);
+	uint64_t before = guest_requests(m);
+	uint8_t nonce[64];
+
+	nonce_fill(nonce, 13);
+	sim_hv_set_behaviour(m, SIM_HV_GREQ_BUSY);
+	sim_hv_set_clock_rate(m, 1000);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
+	EXPECT_EQ(a.result, SVSM_ERR_INVALID_REQUEST);
+	EXPECT_EQ(guest_requests(m), before + 4);
+	sim_hv_set_clock_rate(m, 0);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
+	EXPECT_EQ(a.result, SVSM_ERR_INVALID_REQUEST);
+	EXPECT_EQ(guest_requests(m), before + 4 + 31);
+	EXPECT_TRUE(
+		same_request(m, (unsigned)before, (unsigned)before + 35, 1));
+	EXPECT_TRUE(attestation_offered(m));
+	sim_hv_set_behaviour(m, SIM_HV_HONEST);
+	sim_hv_set_clock_rate(m, 100);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
+	EXPECT_EQ(a.result, SVSM_SUCCESS);
+	EXPECT_EQ(sim_psp_last_seqno(m), 4);
+}
+
+/*
  * An honest refusal (a firmware error in exit_info_2, not BUSY): the PSP
  * did not answer, so its counter did not move, but the SVSM cannot tell
  * that from a lie. Linux wipes its VMPCK (snp_disable_vmpck); the SVSM

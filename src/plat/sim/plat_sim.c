@@ -162,7 +162,7 @@ void plat_delay_ns(uint64_t ns)
 {
 	struct sim_machine *m = machine();
 
-	m->clock_waited_ns += ns;
+	m->clock_waited_ns += ns / 100 * m->clock_rate_pct;
 	m->stats.delays++;
 }
 
