@@ -33,7 +33,17 @@ fuzz-seeds:
 		{ printf '\000'; tail -c 4095 /usr/share/ovmf/OVMF.fd; } \
 			> $(OVMF_SEED); fi
 
+# Every reproducer a fuzzer found stays in test/fuzz/regress/<target>/
+# and is run first (libFuzzer runs file arguments once each).
 fuzz-smoke: $(FUZZ_TARGETS) fuzz-seeds
+	@for t in $(FUZZ_TARGETS); do \
+		r=test/fuzz/regress/$$(basename $$t); \
+		if [ -d $$r ] && [ -n "$$(ls $$r)" ]; then \
+			echo "fuzz regressions: $$t ($$(ls $$r | wc -l) inputs)"; \
+			$$t $$r/* >$(BUILD)/$$(basename $$t).regress.log 2>&1 \
+				|| { tail -40 $(BUILD)/$$(basename $$t).regress.log; exit 1; }; \
+		fi; \
+	done
 	@for t in $(FUZZ_TARGETS); do \
 		echo "fuzz smoke: $$t (at most $(FUZZ_SMOKE_RUNS) runs, $(FUZZ_SMOKE_SECONDS)s)"; \
 		mkdir -p $(BUILD)/corpus/$$(basename $$t); \

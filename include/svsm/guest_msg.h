@@ -5,11 +5,14 @@
  * boot and never leaves SVSM memory; the sequence number lives here too.
  * Rules kept (10.4): a request uses last + 1, its response must carry
  * last + 2, and the counter moves by 2 per round trip. A number is never
- * used for two different messages: a request that reached the hypervisor
- * and failed is retried only identically (BUSY), otherwise VMPCK0 is
- * wiped and attestation is over for this boot. A response that fails its
- * checks (tag, number, type, size) is the hypervisor tampering: VMPCK0 is
- * wiped and the SVSM terminates (TERM_CSVSM_GUEST_MSG_TAMPERED).
+ * used for two different messages: a request the hypervisor took and did
+ * not answer (BUSY for longer than Linux waits, 60 s; or an error in
+ * exit_info_2) stays pending, and the next exchange first resends its
+ * identical bytes; the key is kept. Only a broken protocol wipes VMPCK0:
+ * a response that fails its checks (tag, number, type, size) is the
+ * hypervisor tampering, and the SVSM also terminates
+ * (TERM_CSVSM_GUEST_MSG_TAMPERED); a certificate length that contradicts
+ * itself ends attestation for this boot.
  */
 #ifndef SVSM_GUEST_MSG_H
 #define SVSM_GUEST_MSG_H
@@ -28,8 +31,13 @@ bool guest_msg_available(void);
 enum gmsg_status {
 	GMSG_OK = 0,
 	GMSG_UNAVAILABLE, /* no VMPCK0 (never had one, or wiped) */
-	GMSG_BUSY,	  /* the hypervisor stayed busy; key now wiped */
-	GMSG_REFUSED,	  /* the hypervisor or PSP refused; key wiped */
+	/* The hypervisor was still busy when the retries ran out: the
+	 * request is pending (resent first next time), the key kept. */
+	GMSG_BUSY,
+	/* Refused: by the hypervisor or PSP after sending (pending, key
+	 * kept), before sending (nothing used), or with a contradictory
+	 * certificate length (key wiped). */
+	GMSG_REFUSED,
 };
 
 /**
@@ -37,7 +45,8 @@ enum gmsg_status {
  * (at most @rsp_cap bytes, type @type + 1) in @rsp with *rsp_len set.
  * @certs/@certs_len as plat_guest_request(): *certs_len is @certs' size
  * in, the host's length out, and @certs holds the table only if the
- * length out is at most the size in. Serialised internally.
+ * length out is at most the size in. Serialised internally. While the
+ * host answers BUSY the call waits and resends, for up to 60 s.
  */
 enum gmsg_status guest_msg_exchange(uint8_t type, const void *req,
 				    size_t req_len, void *rsp, size_t rsp_cap,

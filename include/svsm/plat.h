@@ -67,6 +67,16 @@ bool plat_entropy(void *buf, size_t len);
  */
 uint64_t plat_clock_ns(void);
 
+/**
+ * Wait about @ns nanoseconds of plat_clock_ns() (a spin: the SVSM has no
+ * scheduler). On sim the wait is simulated: plat_clock_ns() jumps by @ns
+ * at once, so tests of timeouts are deterministic. Like the clock it
+ * reads, the wait may be lengthened or shortened by whoever controls the
+ * TSC (on snp, the hypervisor): callers must stay correct for any length
+ * and bound their loops by a count as well as by time.
+ */
+void plat_delay_ns(uint64_t ns);
+
 /*
  * Bracket code that uses x87/SSE/AVX registers (the linked libraries; the
  * SVSM's own code is general-register only). Where the SVSM shares those

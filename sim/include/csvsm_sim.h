@@ -188,6 +188,28 @@ bool sim_uses_snp_platform(const struct sim_machine *m);
 #define SIM_SNP_SEV_STATUS 0x27ull
 void sim_snp_set_sev_status(struct sim_machine *m, uint64_t status);
 
+/**
+ * Answer the next @n SNP guest requests BUSY without passing them on (an
+ * honest host whose PSP queue is full), then behave as set.
+ */
+void sim_hv_greq_busy_for(struct sim_machine *m, unsigned n);
+/**
+ * The TSC's rate as the hypervisor sets it, in percent of the true one
+ * (on SNP without Secure TSC it may): a simulated wait of the SVSM's
+ * (plat_delay_ns) moves the SVSM's clock by ns * @percent / 100; 0 is
+ * a frozen clock, 100 (the default) an honest one.
+ */
+void sim_hv_set_clock_rate(struct sim_machine *m, unsigned percent);
+/** How many request pages the hypervisor keeps a copy of. */
+#define SIM_GREQ_LOG 64u
+/**
+ * The @i-th SNP guest request page (from 0, in the order the SVSM sent
+ * them since the machine was made) as the hypervisor saw it. False if
+ * there was no such request or it is past SIM_GREQ_LOG.
+ */
+bool sim_hv_greq_seen(const struct sim_machine *m, unsigned i,
+		      uint8_t page[4096]);
+
 /* How the emulated PSP misbehaves; values of enum psp_fault. */
 void sim_psp_set_fault(struct sim_machine *m, int psp_fault);
 /** Reports the PSP signed; the last request sequence number it took. */
@@ -210,6 +232,7 @@ struct sim_stats {
 	uint64_t entries_declined; /* spurious or repeated entries ignored */
 	uint64_t tlb_flushes;
 	uint64_t guest_requests; /* SNP guest requests the SVSM made */
+	uint64_t delays;	 /* plat_delay_ns() calls (simulated waits) */
 };
 
 void sim_config_default(struct sim_config *cfg);

@@ -7,6 +7,7 @@
  * VMPL0 runs in between.
  */
 #include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "svsm/plat.h"
@@ -360,6 +361,17 @@ uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 	static uint8_t shared_req[SNP_PAGE_SIZE], shared_rsp[SNP_PAGE_SIZE];
 	uint64_t ret;
 
+	if (m->stats.guest_requests < SIM_GREQ_LOG) {
+		if (m->greq_log == NULL) {
+			m->greq_log =
+				calloc(SIM_GREQ_LOG, sizeof(*m->greq_log));
+			if (m->greq_log == NULL) {
+				abort(); /* the host is out of memory */
+			}
+		}
+		memcpy(m->greq_log[m->stats.guest_requests], req,
+		       SNP_PAGE_SIZE);
+	}
 	m->stats.guest_requests++;
 	if (m->greq_hook != NULL) {
 		void (*fn)(struct sim_machine *, void *) = m->greq_hook;
@@ -372,6 +384,10 @@ uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 		psp_measure(m);
 	}
 	sim_bench_model_end(m);
+	if (m->greq_busy_left > 0) {
+		m->greq_busy_left--;
+		return (uint64_t)PLAT_GREQ_VMM_BUSY << 32;
+	}
 	switch (m->hv) {
 	case SIM_HV_GREQ_BUSY:
 		return (uint64_t)PLAT_GREQ_VMM_BUSY << 32;
@@ -409,6 +425,27 @@ uint64_t sim_hv_guest_request(struct sim_machine *m, const void *req, void *rsp,
 	}
 	memcpy(rsp, shared_rsp, SNP_PAGE_SIZE);
 	return 0;
+}
+
+void sim_hv_set_clock_rate(struct sim_machine *m, unsigned percent)
+{
+	m->clock_rate_pct = percent;
+}
+
+void sim_hv_greq_busy_for(struct sim_machine *m, unsigned n)
+{
+	m->greq_busy_left = n;
+}
+
+bool sim_hv_greq_seen(const struct sim_machine *m, unsigned i,
+		      uint8_t page[4096])
+{
+	if (i >= SIM_GREQ_LOG || i >= m->stats.guest_requests ||
+	    m->greq_log == NULL) {
+		return false;
+	}
+	memcpy(page, m->greq_log[i], SNP_PAGE_SIZE);
+	return true;
 }
 
 void sim_psp_set_fault(struct sim_machine *m, int fault)

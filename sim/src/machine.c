@@ -277,6 +277,7 @@ struct sim_machine *sim_create(const struct sim_config *cfg)
 	}
 	m->cfg = *cfg;
 	m->rng = cfg->seed != 0 ? cfg->seed : 1;
+	m->clock_rate_pct = 100;
 	/* SEV, SEV-ES, SNP, Restricted Injection, as snp code reads it. */
 	m->snp_sev_status = SIM_SNP_SEV_STATUS;
 	pages = cfg->guest_mem_size / SNP_PAGE_SIZE;
@@ -326,6 +327,7 @@ void sim_destroy(struct sim_machine *m)
 	}
 	guest_mem_put(m->mem, m->cfg.guest_mem_size);
 	free(m->rmp_entries);
+	free(m->greq_log);
 	free(m);
 }
 

@@ -73,6 +73,11 @@ struct sim_machine {
 	/* sim_hv_during_next_guest_request(): run once, then cleared. */
 	void (*greq_hook)(struct sim_machine *m, void *arg);
 	void *greq_hook_arg;
+	unsigned greq_busy_left; /* sim_hv_greq_busy_for() */
+	/* The request pages the hypervisor saw, the first SIM_GREQ_LOG. */
+	uint8_t (*greq_log)[4096];
+	uint64_t clock_waited_ns; /* plat_delay_ns() on sim */
+	unsigned clock_rate_pct;  /* sim_hv_set_clock_rate(); 100 honest */
 	enum sim_bench_scope bench_scope;
 	bool bench_collecting;
 };

@@ -17,8 +17,22 @@
 
 #include "abi/svsm_attest.h"
 
-/* Linux retries BUSY for 60 s; the SVSM, with no timer, a fixed count. */
-#define BUSY_RETRIES 16u
+/*
+ * BUSY is an honest host whose PSP queue is full for now. Linux
+ * (drivers/virt/coco/sev-guest, __handle_guest_request) resends the
+ * identical message every SNP_REQ_RETRY_DELAY (2 s) until
+ * SNP_REQ_MAX_RETRY_DURATION (60 s) has passed; the SVSM does the same
+ * within one call, and never more than BUSY_MAX_RETRIES times whatever
+ * the clock says. The clock is the TSC (plat_clock_ns), which on SNP
+ * without Secure TSC the hypervisor controls: a lying clock can stretch
+ * the waits (so could not running the vCPU at all) or shrink them to
+ * nothing (then the retries come back to back, at most
+ * BUSY_MAX_RETRIES). Only availability depends on it: what is resent
+ * is always the same sealed bytes.
+ */
+#define BUSY_DELAY_NS (2ull * 1000000000ull)
+#define BUSY_MAX_NS (60ull * 1000000000ull)
+#define BUSY_MAX_RETRIES 30u
 
 static struct spinlock gmsg_lock;
 static uint8_t vmpck0[SNP_VMPCK_LEN];
@@ -26,11 +40,29 @@ static bool have_key;
 static uint64_t last_seqno; /* of the last response; 0 before the first */
 static uint8_t req_page[SNP_GUEST_MSG_PAGE] __attribute__((aligned(4096)));
 static uint8_t rsp_page[SNP_GUEST_MSG_PAGE] __attribute__((aligned(4096)));
+/*
+ * A request the host took but did not answer (still BUSY at the bound,
+ * or an error in exit_info_2): it may or may not have reached the PSP,
+ * so its number is spoken for. It stays sealed in req_page and is resent
+ * identically before anything new is sealed, never replaced: no IV ever
+ * carries two plaintexts, and the numbers stay in step with the PSP's
+ * (which moves only when it answers). Its late answer is checked like
+ * any other and then dropped: the call that wanted it has failed.
+ */
+static bool pending;
+static uint8_t pending_type;
+
+/* One call's allowance of BUSY retries. */
+struct busy_budget {
+	uint64_t start;
+	unsigned retries;
+};
 
 static void wipe_key(const char *why)
 {
 	crypto_wipe(vmpck0, sizeof(vmpck0));
 	have_key = false;
+	pending = false;
 	LOG_ERROR("guest messages: VMPCK0 wiped (%s); attestation is off", why);
 }
 
@@ -40,6 +72,7 @@ void guest_msg_init(const uint8_t *key)
 
 	spin_init(&gmsg_lock);
 	last_seqno = 0;
+	pending = false;
 	have_key = false;
 	for (i = 0; i < SNP_VMPCK_LEN; i++) {
 		have_key = have_key || key[i] != 0;
@@ -106,32 +139,106 @@ static bool seal_request(uint8_t type, const void *req, size_t req_len)
 			       req_page + SNP_GUEST_MSG_HDR_SIZE, h->authtag);
 }
 
-/* Send the sealed request, retrying BUSY with the identical message. */
-static uint64_t send(void *certs, size_t *certs_len)
+/* May the caller wait and resend once more? A clock that went backwards
+ * gives a huge elapsed time: the budget ends. */
+static bool busy_wait(struct busy_budget *b)
 {
-	uint64_t ret = 0;
-	unsigned i;
+	if (b->retries >= BUSY_MAX_RETRIES ||
+	    plat_clock_ns() - b->start >= BUSY_MAX_NS) {
+		return false;
+	}
+	b->retries++;
+	plat_delay_ns(BUSY_DELAY_NS);
+	return true;
+}
 
-	for (i = 0; i < BUSY_RETRIES; i++) {
+/* Send the sealed request in req_page, resending the identical page
+ * while the host answers BUSY and @b allows. */
+static uint64_t send(struct busy_budget *b, void *certs, size_t *certs_len)
+{
+	size_t cap = *certs_len;
+	uint64_t ret;
+
+	for (;;) {
+		*certs_len = cap;
 		ret = plat_guest_request(req_page, rsp_page, certs, certs_len);
-		if ((ret >> 32) != PLAT_GREQ_VMM_BUSY) {
-			break;
+		if ((ret >> 32) != PLAT_GREQ_VMM_BUSY || !busy_wait(b)) {
+			return ret;
 		}
 	}
-	return ret;
+}
+
+/*
+ * The host's answer @ret to the request in req_page (number last + 1,
+ * @type). Unanswered, the request stays pending and the key is kept: the
+ * host may delay or refuse (availability), not make the SVSM reuse an
+ * IV. An answer that fails its checks is tampering.
+ */
+static enum gmsg_status answered(uint64_t ret, uint8_t type, size_t cap,
+				 size_t *len)
+{
+	enum gmsg_decode d;
+
+	if (ret != 0) {
+		pending = true;
+		pending_type = type;
+		if ((ret >> 32) == PLAT_GREQ_VMM_BUSY) {
+			LOG_ERROR("guest messages: host still busy; request "
+				  "kept for resending");
+			return GMSG_BUSY;
+		}
+		LOG_ERROR("guest messages: request refused, exit_info_2 0x%llx;"
+			  " kept for resending",
+			  (unsigned long long)ret);
+		return GMSG_REFUSED;
+	}
+	d = guest_msg_decode(vmpck0, last_seqno + 2, (uint8_t)(type + 1),
+			     rsp_page, cap, len);
+	if (d != GMSG_DECODE_OK) {
+		LOG_ERROR("guest messages: response refused (check %d)",
+			  (int)d);
+		wipe_key("tampered response");
+		plat_terminate(TERM_SET_CSVSM, TERM_CSVSM_GUEST_MSG_TAMPERED);
+	}
+	pending = false;
+	last_seqno += 2;
+	return GMSG_OK;
+}
+
+/* Resend a pending request first (as a plain request: the page is what
+ * counts) and drop its answer. */
+static enum gmsg_status flush_pending(struct busy_budget *b)
+{
+	enum gmsg_status st;
+	size_t none = 0;
+	size_t len = 0;
+
+	if (!pending) {
+		return GMSG_OK;
+	}
+	st = answered(send(b, NULL, &none), pending_type,
+		      SNP_GUEST_MSG_MAX_PAYLOAD, &len);
+	crypto_wipe(rsp_page, sizeof(rsp_page));
+	return st;
 }
 
 static enum gmsg_status exchange(uint8_t type, const void *req, size_t req_len,
 				 void *rsp, size_t rsp_cap, size_t *rsp_len,
 				 void *certs, size_t *certs_len)
 {
-	enum gmsg_decode d;
+	struct busy_budget b = {plat_clock_ns(), 0};
+	enum gmsg_status st;
 	uint64_t ret;
 	size_t len = 0;
+	size_t none = 0;
 	size_t cap;
 
 	if (!have_key) {
 		return GMSG_UNAVAILABLE;
+	}
+	st = flush_pending(&b);
+	if (st != GMSG_OK) {
+		return st; /* nothing new sealed: still in step */
 	}
 	/* Linux keeps numbers below 2^32 - 1; so does the SVSM. */
 	if (last_seqno >= UINT32_MAX - 2) {
@@ -143,10 +250,8 @@ static enum gmsg_status exchange(uint8_t type, const void *req, size_t req_len,
 		return GMSG_REFUSED; /* nothing was sent: the key stays */
 	}
 	cap = certs != NULL ? *certs_len : 0;
-	ret = send(certs, certs_len);
+	ret = send(&b, certs, certs != NULL ? certs_len : &none);
 	if ((ret >> 32) == PLAT_GREQ_VMM_INVALID_LEN && certs != NULL) {
-		size_t ignored = 0;
-
 		/* "Too small" for a length that fits is a lie: nothing was
 		 * written to @certs, and the message may have been used. */
 		if (*certs_len <= cap) {
@@ -156,30 +261,15 @@ static enum gmsg_status exchange(uint8_t type, const void *req, size_t req_len,
 		/* Certificates did not fit: send the same message as a
 		 * plain request, so its number is used for what it said;
 		 * *certs_len now tells the caller what the host needs. */
-		ret = send(NULL, &ignored);
+		none = 0;
+		ret = send(&b, NULL, &none);
 	}
-	if ((ret >> 32) == PLAT_GREQ_VMM_BUSY) {
-		wipe_key("hypervisor stayed busy");
-		return GMSG_BUSY;
+	st = answered(ret, type, rsp_cap, &len);
+	if (st == GMSG_OK) {
+		memcpy(rsp, rsp_page + SNP_GUEST_MSG_HDR_SIZE, len);
+		*rsp_len = len;
 	}
-	if (ret != 0) {
-		LOG_ERROR("guest messages: request refused, exit_info_2 0x%llx",
-			  (unsigned long long)ret);
-		wipe_key("request refused after it was sent");
-		return GMSG_REFUSED;
-	}
-	d = guest_msg_decode(vmpck0, last_seqno + 2, (uint8_t)(type + 1),
-			     rsp_page, rsp_cap, &len);
-	if (d != GMSG_DECODE_OK) {
-		LOG_ERROR("guest messages: response refused (check %d)",
-			  (int)d);
-		wipe_key("tampered response");
-		plat_terminate(TERM_SET_CSVSM, TERM_CSVSM_GUEST_MSG_TAMPERED);
-	}
-	last_seqno += 2;
-	memcpy(rsp, rsp_page + SNP_GUEST_MSG_HDR_SIZE, len);
-	*rsp_len = len;
-	return GMSG_OK;
+	return st;
 }
 
 enum gmsg_status guest_msg_exchange(uint8_t type, const void *req,
@@ -192,8 +282,11 @@ enum gmsg_status guest_msg_exchange(uint8_t type, const void *req,
 	spin_lock(&gmsg_lock);
 	st = exchange(type, req, req_len, rsp, rsp_cap, rsp_len, certs,
 		      certs_len);
-	/* Plaintext never stays in the pages between calls. */
-	crypto_wipe(req_page, sizeof(req_page));
+	/* Plaintext never stays in the pages between calls; a pending
+	 * request (ciphertext the host has seen) does. */
+	if (!pending) {
+		crypto_wipe(req_page, sizeof(req_page));
+	}
 	crypto_wipe(rsp_page, sizeof(rsp_page));
 	spin_unlock(&gmsg_lock);
 	return st;

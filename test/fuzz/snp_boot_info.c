@@ -6,7 +6,8 @@
  * and non-empty, and stay so when the launched firmware is added
  * (snp_launch_ram), which then lies inside one of them; accepted boot
  * information puts the heap inside the SVSM region and the guest's pages
- * outside it.
+ * (page aligned) outside it, and no two of the SVSM's boot pages on one
+ * page. Reproducers: test/fuzz/regress/fuzz-snp_boot_info/.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (snp_boot_info(&p, ram, n, &info) != NULL) {
 		return 0;
+	}
+	if (p.guest_secrets_gpa % 4096 != 0 || p.guest_caa_gpa % 4096 != 0 ||
+	    p.guest_cpuid_gpa % 4096 != 0 ||
+	    p.psp_secrets_gpa == p.vp_count_gpa ||
+	    p.psp_secrets_gpa == p.svsm_cpuid_gpa ||
+	    p.psp_secrets_gpa == p.memory_map_gpa ||
+	    p.svsm_cpuid_gpa == p.memory_map_gpa ||
+	    p.svsm_cpuid_gpa == p.vp_count_gpa ||
+	    p.memory_map_gpa == p.vp_count_gpa ||
+	    (p.guest_caa_gpa >= p.svsm_base &&
+	     p.guest_caa_gpa - p.svsm_base < p.svsm_size)) {
+		abort();
 	}
 	if (gpa_val(info.heap.base) < gpa_val(info.svsm.base) ||
 	    gpa_val(info.heap.base) + info.heap.size >

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "svsm/guest_msg.h"
+#include "svsm/mem.h"
 #include "svsm/psp_model.h"
 #include "svsm/terminate.h"
 #include "svsm/vtpm.h"
@@ -467,34 +468,239 @@ TEST(attest, bad_status_is_an_error)
 	EXPECT_FALSE(sim_terminated(m, NULL, NULL));
 }
 
-TEST(attest, busy_hypervisor_ends_attestation)
+/* Protocol 1 still offered (QUERY_PROTOCOL): VMPCK0 is kept. */
+static bool attestation_offered(struct sim_machine *m)
 {
-	static struct sim_attest_result a;
-	struct sim_machine *m = faulty(PSP_HONEST, SIM_HV_GREQ_BUSY, &a);
-	uint8_t nonce[64];
 	struct sim_regs r;
 
-	EXPECT_EQ(a.result, SVSM_ERR_BUSY);
-	EXPECT_FALSE(sim_terminated(m, NULL, NULL));
-	/* VMPCK0 is wiped: protocol 1 is no longer offered. */
-	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), (1ull << 32) | 1,
-			 0, 0, &r),
-		  SVSM_SUCCESS);
-	EXPECT_EQ(r.rcx, 0);
-	sim_hv_set_behaviour(m, SIM_HV_HONEST);
-	nonce_fill(nonce, 8);
-	(void)sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a);
-	EXPECT_EQ(a.result, SVSM_ERR_UNSUPPORTED_PROTOCOL);
-	EXPECT_EQ(sim_psp_reports(m), 0);
+	return g_call(m, 0, CORE(SVSM_CORE_QUERY_PROTOCOL), (1ull << 32) | 1, 0,
+		      0, &r) == SVSM_SUCCESS &&
+	       r.rcx != 0;
 }
 
-TEST(attest, refusing_hypervisor_is_an_error)
+static uint64_t guest_requests(const struct sim_machine *m)
+{
+	struct sim_stats st;
+
+	sim_get_stats(m, &st);
+	return st.guest_requests;
+}
+
+static uint64_t delays(const struct sim_machine *m)
+{
+	struct sim_stats st;
+
+	sim_get_stats(m, &st);
+	return st.delays;
+}
+
+/* Requests @from .. @to - 1 the host saw are byte for byte one page,
+ * carrying sequence number @seqno. */
+static bool same_request(const struct sim_machine *m, unsigned from,
+			 unsigned to, uint64_t seqno)
+{
+	static uint8_t first[4096], page[4096];
+	uint64_t s;
+	unsigned i;
+
+	if (!sim_hv_greq_seen(m, from, first)) {
+		return false;
+	}
+	memcpy(&s, first + 0x20, 8);
+	for (i = from + 1; i < to; i++) {
+		if (!sim_hv_greq_seen(m, i, page) ||
+		    memcmp(page, first, 4096) != 0) {
+			return false;
+		}
+	}
+	return s == seqno;
+}
+
+/*
+ * Linux (drivers/virt/coco/sev-guest/sev-guest.c, __handle_guest_request)
+ * resends a BUSY guest request identically every SNP_REQ_RETRY_DELAY
+ * (2 s) for SNP_REQ_MAX_RETRY_DURATION (60 s). A host busy for 40 s
+ * (20 answers) is served: the same sealed page each time, the key kept.
+ * The sim's waits are simulated (plat_delay_ns): 20 of 2 s each.
+ */
+TEST(attest, busy_host_is_waited_for_with_the_same_message)
+{
+	struct sim_machine *m = attest_machine(false);
+	static struct sim_attest_result a;
+	uint64_t before = guest_requests(m);
+	uint64_t waited = delays(m);
+	uint8_t nonce[64];
+
+	sim_hv_greq_busy_for(m, 20);
+	nonce_fill(nonce, 8);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, false, &a),
+		  SIM_OK);
+	EXPECT_EQ(a.result, SVSM_SUCCESS);
+	EXPECT_TRUE(report_verifies(a.report));
+	EXPECT_TRUE(binds(a.report, nonce, a.manifest, a.manifest_len));
+	EXPECT_EQ(guest_requests(m), before + 21);
+	EXPECT_EQ(delays(m), waited + 20);
+	EXPECT_TRUE(
+		same_request(m, (unsigned)before, (unsigned)before + 21, 1));
+	EXPECT_EQ(sim_psp_last_seqno(m), 2);
+	EXPECT_EQ(sim_psp_reports(m), 1);
+	EXPECT_TRUE(attestation_offered(m));
+	EXPECT_FALSE(sim_terminated(m, NULL, NULL));
+}
+
+/*
+ * Busy past Linux's 60 s: 31 tries, 30 waits of 2 s, then a definite
+ * error (not SVSM_ERR_BUSY, which Linux's SVSM call loop resends at
+ * once, forever). The request may have reached the PSP, so it stays
+ * pending and the key is kept; the next call resends it identically
+ * first, then seals number 3: the sequence stays in step.
+ */
+TEST(attest, busy_past_the_bound_is_an_error_and_keeps_the_order)
+{
+	static struct sim_attest_result a;
+	struct sim_machine *m = attest_machine(false);
+	uint64_t before = guest_requests(m);
+	uint64_t waited = delays(m);
+	uint8_t nonce[64];
+
+	sim_hv_set_behaviour(m, SIM_HV_GREQ_BUSY);
+	nonce_fill(nonce, 8);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
+	EXPECT_EQ(a.result, SVSM_ERR_INVALID_REQUEST);
+	EXPECT_FALSE(sim_terminated(m, NULL, NULL));
+	EXPECT_EQ(guest_requests(m), before + 31);
+	EXPECT_EQ(delays(m), waited + 30);
+	EXPECT_TRUE(
+		same_request(m, (unsigned)before, (unsigned)before + 31, 1));
+	EXPECT_TRUE(attestation_offered(m));
+	EXPECT_EQ(sim_psp_reports(m), 0);
+
+	sim_hv_set_behaviour(m, SIM_HV_HONEST);
+	nonce_fill(nonce, 9);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
+	EXPECT_EQ(a.result, SVSM_SUCCESS);
+	EXPECT_TRUE(binds(a.report, nonce, a.manifest, a.manifest_len));
+	EXPECT_EQ(guest_requests(m), before + 33);
+	/* The pending page again, then a new one with number 3. */
+	EXPECT_TRUE(
+		same_request(m, (unsigned)before, (unsigned)before + 32, 1));
+	EXPECT_TRUE(same_request(m, (unsigned)before + 32,
+				 (unsigned)before + 33, 3));
+	EXPECT_EQ(sim_psp_last_seqno(m), 4);
+	EXPECT_EQ(sim_psp_reports(m), 2);
+}
+
+/*
+ * The hypervisor controls the TSC, the SVSM's clock: a clock it runs 10x
+ * fast ends the waiting after 3 waits (60 s as the SVSM counts them), a
+ * frozen one after 30 resends all the same. Either way only availability
+ * is at stake: the same page, the key kept, the order kept.
+ */
+TEST(attest, lying_clock_bends_the_wait_not_the_order)
+{
+	static struct sim_attest_result a;
+	struct sim_machine *m = attest_machine(false);
+	uint64_t before = guest_requests(m);
+	uint8_t nonce[64];
+
+	nonce_fill(nonce, 13);
+	sim_hv_set_behaviour(m, SIM_HV_GREQ_BUSY);
+	sim_hv_set_clock_rate(m, 1000);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
+	EXPECT_EQ(a.result, SVSM_ERR_INVALID_REQUEST);
+	EXPECT_EQ(guest_requests(m), before + 4);
+	sim_hv_set_clock_rate(m, 0);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
+	EXPECT_EQ(a.result, SVSM_ERR_INVALID_REQUEST);
+	EXPECT_EQ(guest_requests(m), before + 4 + 31);
+	EXPECT_TRUE(
+		same_request(m, (unsigned)before, (unsigned)before + 35, 1));
+	EXPECT_TRUE(attestation_offered(m));
+	sim_hv_set_behaviour(m, SIM_HV_HONEST);
+	sim_hv_set_clock_rate(m, 100);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
+	EXPECT_EQ(a.result, SVSM_SUCCESS);
+	EXPECT_EQ(sim_psp_last_seqno(m), 4);
+}
+
+/*
+ * An honest refusal (a firmware error in exit_info_2, not BUSY): the PSP
+ * did not answer, so its counter did not move, but the SVSM cannot tell
+ * that from a lie. Linux wipes its VMPCK (snp_disable_vmpck); the SVSM
+ * keeps the request pending and resends it identically, which reuses no
+ * IV, so the key stays and the next call works.
+ */
+TEST(attest, refusing_hypervisor_is_an_error_and_keeps_the_key)
 {
 	static struct sim_attest_result a;
 	struct sim_machine *m = faulty(PSP_HONEST, SIM_HV_GREQ_REFUSE, &a);
+	uint64_t before = guest_requests(m) - 1;
+	uint8_t nonce[64];
 
 	EXPECT_EQ(a.result, SVSM_ERR_INVALID_REQUEST);
 	EXPECT_FALSE(sim_terminated(m, NULL, NULL));
+	EXPECT_TRUE(attestation_offered(m));
+	sim_hv_set_behaviour(m, SIM_HV_HONEST);
+	nonce_fill(nonce, 10);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
+	EXPECT_EQ(a.result, SVSM_SUCCESS);
+	EXPECT_TRUE(binds(a.report, nonce, a.manifest, a.manifest_len));
+	EXPECT_TRUE(same_request(m, (unsigned)before, (unsigned)before + 2, 1));
+	EXPECT_EQ(sim_psp_last_seqno(m), 4);
+}
+
+static void *heap_hog;
+
+/* SVSM code: take every free pair of pages (a list through them). */
+static void hog_heap(void *arg)
+{
+	void *p;
+
+	(void)arg;
+	while ((p = page_alloc(1)) != NULL) {
+		*(void **)p = heap_hog;
+		heap_hog = p;
+	}
+}
+
+static void free_heap(void *arg)
+{
+	(void)arg;
+	while (heap_hog != NULL) {
+		void *next = *(void **)heap_hog;
+
+		page_free(heap_hog);
+		heap_hog = next;
+	}
+}
+
+/*
+ * No heap for the call's outputs: "more memory needed", 0x4000_0000 + N
+ * (58019 Table 4), which Linux (arch/x86/coco/sev/core.c,
+ * svsm_process_result_codes) maps to -EINVAL, not SVSM_ERR_BUSY, which it
+ * would resend at once, forever. N: the 2 pages of outputs, plus 4 for
+ * the certificates when asked for.
+ */
+TEST(attest, heap_exhaustion_asks_for_memory)
+{
+	static struct sim_attest_result a;
+	struct sim_machine *m = attest_machine(false);
+	uint8_t nonce[64];
+
+	heap_hog = NULL;
+	ASSERT_TRUE(sim_snp_run(m, hog_heap, NULL, NULL, NULL));
+	ASSERT_TRUE(heap_hog != NULL);
+	nonce_fill(nonce, 12);
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
+	EXPECT_EQ(a.result, SVSM_RESULT_NEED_MEMORY(2));
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, false, &a),
+		  SIM_OK);
+	EXPECT_EQ(a.result, SVSM_RESULT_NEED_MEMORY(6));
+	EXPECT_EQ(a.calls, 1);
+	EXPECT_EQ(sim_psp_reports(m), 0);
+	ASSERT_TRUE(sim_snp_run(m, free_heap, NULL, NULL, NULL));
+	ASSERT_EQ(sim_attest(m, 0, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
+	EXPECT_EQ(a.result, SVSM_SUCCESS);
 }
 
 TEST(attest, guest_never_sees_vmpck0)

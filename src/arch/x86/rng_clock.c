@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Entropy and time for the firmware platforms (plat_entropy,
- * plat_clock_ns). On snp RDRAND is the CPU's DRNG, which the hypervisor
- * cannot intercept; on emu it is QEMU's (seeded from the host's
+ * plat_clock_ns, plat_delay_ns). On snp RDRAND is the CPU's DRNG, which the
+ * hypervisor cannot intercept; on emu it is QEMU's (seeded from the host's
  * getrandom): under emulation the host sees everything anyway, which the
  * threat model for emu states.
  */
@@ -60,4 +60,18 @@ bool plat_entropy(void *buf, size_t len)
 uint64_t plat_clock_ns(void)
 {
 	return rdtsc();
+}
+
+/*
+ * A spin on the same clock. A hypervisor that freezes or slows the TSC
+ * makes this wait longer (it could as well stop running the vCPU); one
+ * that speeds it up makes it shorter. Only availability depends on it.
+ */
+void plat_delay_ns(uint64_t ns)
+{
+	uint64_t start = plat_clock_ns();
+
+	while (plat_clock_ns() - start < ns) {
+		__asm__ volatile("pause");
+	}
 }

@@ -33,6 +33,9 @@
 #define CERTS_ORDER 2u /* the host's certificates: up to 16 KiB */
 #define CERTS_CAP (PAGE << CERTS_ORDER)
 #define MANIFEST_CAP PAGE
+/* The heap pages one call takes: its outputs, then the certificates. */
+#define ATTEST_PAGES(r)                                                        \
+	(2u + ((r).certificates.len != 0 ? 1u << CERTS_ORDER : 0))
 
 _Static_assert(CERTS_CAP == SVSM_ATTEST_MAX_CERTS_SIZE,
 	       "the SVSM takes what Linux's 16 KiB buffer takes");
@@ -116,9 +119,11 @@ static uint32_t request_report(const uint8_t *nonce, struct attest_out *o)
 	st = guest_msg_exchange(SNP_MSG_REPORT_REQ, &rr, sizeof(rr), &o->rsp,
 				sizeof(o->rsp), &len, o->certs,
 				o->certs != NULL ? &o->certs_len : NULL);
+	/* Not BUSY even when the host was: the SVSM already waited as long
+	 * as Linux would, and Linux resends SVSM_ERR_BUSY at once, forever.
+	 * A pending request is resent by the next call. */
 	if (st != GMSG_OK) {
-		return st == GMSG_BUSY ? SVSM_ERR_BUSY
-				       : SVSM_ERR_INVALID_REQUEST;
+		return SVSM_ERR_INVALID_REQUEST;
 	}
 	/* Authenticated, so the PSP said it; still only a whole report of
 	 * the right size is handed on. */
@@ -172,16 +177,19 @@ static uint32_t attest(struct call_ctx *ctx, bool single)
 		return SVSM_ERR_INVALID_ADDRESS;
 	}
 
+	/* A heap too small is a definite answer, 0x4000_0000 + the pages
+	 * the call takes (58019 Table 4): Linux gives up (-EINVAL), where
+	 * SVSM_ERR_BUSY would have it call again at once, forever. */
 	o = page_alloc(1);
 	if (o == NULL) {
-		return SVSM_ERR_BUSY;
+		return SVSM_RESULT_NEED_MEMORY(ATTEST_PAGES(req));
 	}
 	_Static_assert(sizeof(*o) <= 2 * PAGE, "attestation outputs fit");
 	memset(o, 0, sizeof(*o));
 	o->certs = req.certificates.len != 0 ? page_alloc(CERTS_ORDER) : NULL;
 	if (req.certificates.len != 0 && o->certs == NULL) {
 		page_free(o);
-		return SVSM_ERR_BUSY;
+		return SVSM_RESULT_NEED_MEMORY(ATTEST_PAGES(req));
 	}
 	/* No earlier heap contents can reach the guest as "certificates". */
 	if (o->certs != NULL) {

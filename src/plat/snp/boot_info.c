@@ -81,6 +81,8 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 			  struct svsm_boot_info *info)
 {
 	uint64_t base = p->svsm_base, size = p->svsm_size;
+	const uint64_t boot_pages[4] = {p->psp_secrets_gpa, p->svsm_cpuid_gpa,
+					p->memory_map_gpa, p->vp_count_gpa};
 	unsigned i;
 
 	if (p->magic != CSVSM_BOOT_MAGIC || p->version != CSVSM_BOOT_VERSION) {
@@ -98,6 +100,15 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 	    !page_in(p->svsm_shared_gpa, base, size) ||
 	    p->svsm_shared_gpa + CSVSM_SHARED_PAGES * PAGE > p->svsm_heap_gpa) {
 		return "an SVSM page outside the SVSM region";
+	}
+	/* One page, one use: the secrets page also read as the VP count or
+	 * CPUID page (or overwritten by the loader's map) would be both. */
+	for (i = 0; i < 4; i++) {
+		for (unsigned j = i + 1; j < 4; j++) {
+			if (boot_pages[i] == boot_pages[j]) {
+				return "two of the SVSM's boot pages coincide";
+			}
+		}
 	}
 	/* The pages made shared hold nothing of the SVSM's: a secrets page
 	 * among them would hand VMPCK0 to the hypervisor. */
@@ -139,6 +150,12 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 		return "the guest firmware names no secrets page or SVSM "
 		       "Calling Area: it cannot run under an SVSM";
 	}
+	/* Pages, so that page_in() below can tell inside from outside (it
+	 * answers "not inside" for any unaligned address). */
+	if (p->guest_secrets_gpa % PAGE != 0 || p->guest_caa_gpa % PAGE != 0 ||
+	    p->guest_cpuid_gpa % PAGE != 0) {
+		return "a guest page that is not page aligned";
+	}
 	if (p->guest_firmware_size != 0 &&
 	    (p->guest_firmware_base + p->guest_firmware_size <
 		     p->guest_firmware_base ||
@@ -150,6 +167,7 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 	}
 	if (page_in(p->guest_secrets_gpa, base, size) ||
 	    page_in(p->guest_caa_gpa, base, size) ||
+	    page_in(p->guest_cpuid_gpa, base, size) ||
 	    !in_ram(ram, n, p->guest_secrets_gpa, PAGE) ||
 	    !in_ram(ram, n, p->guest_caa_gpa, PAGE) ||
 	    p->guest_secrets_gpa == p->guest_caa_gpa) {
