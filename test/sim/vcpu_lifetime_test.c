@@ -126,8 +126,8 @@ struct meanwhile {
 static void call_meanwhile(struct sim_machine *m, void *arg)
 {
 	struct meanwhile *w = arg;
-	struct sim_regs r = {.rax = w->rax, .rcx = w->rcx, .rdx = w->rdx,
-			     .r8 = w->r8};
+	struct sim_regs r = {
+		.rax = w->rax, .rcx = w->rcx, .rdx = w->rdx, .r8 = w->r8};
 
 	w->ran = sim_call(m, 0, &r) == SIM_OK;
 	w->result = (uint32_t)r.rax;
@@ -146,14 +146,12 @@ TEST(vcpu_lifetime, delete_while_its_call_waits_on_the_host_is_in_use)
 {
 	struct sim_machine *m = two_cpus_attesting();
 	static struct sim_attest_result a;
-	struct meanwhile w = {.rax = CORE(SVSM_CORE_DELETE_VCPU),
-			      .rcx = VMSA1};
+	struct meanwhile w = {.rax = CORE(SVSM_CORE_DELETE_VCPU), .rcx = VMSA1};
 	struct sim_rmp_info r;
 	uint8_t nonce[64] = {1};
 
 	sim_hv_during_next_guest_request(m, call_meanwhile, &w);
-	ASSERT_EQ(sim_attest(m, 1, NULL, nonce, NONCE, BUFS, true, &a),
-		  SIM_OK);
+	ASSERT_EQ(sim_attest(m, 1, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
 	ASSERT_TRUE(w.ran);
 	EXPECT_EQ(w.result, SVSM_ERR_FAIL_INUSE);
 	/* vCPU 1 got its answer in a VMSA the SVSM still owns. */
@@ -185,8 +183,7 @@ TEST(vcpu_lifetime, outputs_that_become_a_ca_meanwhile_are_not_written)
 	g_write_ap_vmsa(m, VMSA2, 1, SEV_FEAT_SNP_ACTIVE, EFER_SVME);
 	ASSERT_EQ(sim_mem_write(m, REPORT, "\0\0\0\0\0\0\0\0", 8), SIM_OK);
 	sim_hv_during_next_guest_request(m, call_meanwhile, &w);
-	ASSERT_EQ(sim_attest(m, 1, NULL, nonce, NONCE, BUFS, true, &a),
-		  SIM_OK);
+	ASSERT_EQ(sim_attest(m, 1, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
 	ASSERT_TRUE(w.ran);
 	ASSERT_EQ(w.result, SVSM_SUCCESS);
 	/* T09: a CA's call_pending is never written as a report byte. */
@@ -202,15 +199,13 @@ TEST(vcpu_lifetime, outputs_deposited_meanwhile_are_not_written)
 	static struct sim_attest_result a;
 	uint64_t list = sim_current_caa_gpa(m, 0) + 8;
 	uint64_t entry = MANIFEST; /* 4 KiB */
-	struct meanwhile w = {.rax = CORE(SVSM_CORE_DEPOSIT_MEM),
-			      .rcx = list};
+	struct meanwhile w = {.rax = CORE(SVSM_CORE_DEPOSIT_MEM), .rcx = list};
 	uint8_t nonce[64] = {3};
 	uint16_t next = 0;
 
 	g_write_list(m, list, 1, 0, &entry, 1);
 	sim_hv_during_next_guest_request(m, call_meanwhile, &w);
-	ASSERT_EQ(sim_attest(m, 1, NULL, nonce, NONCE, BUFS, true, &a),
-		  SIM_OK);
+	ASSERT_EQ(sim_attest(m, 1, NULL, nonce, NONCE, BUFS, true, &a), SIM_OK);
 	ASSERT_TRUE(w.ran);
 	ASSERT_EQ(w.result, SVSM_SUCCESS);
 	next = g_read_next(m, list);
