@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The attestation protocol, protocol 1 (58019 section 7; spec notes
- * section 4; Linux arch/x86/coco/sev/svsm.c snp_issue_svsm_attest_req).
+ * The attestation protocol, protocol 1 (58019 section 7; Linux
+ * arch/x86/coco/sev/svsm.c snp_issue_svsm_attest_req).
  * The SVSM asks the PSP, over its own VMPCK0 channel, for a VMPL0 report
  * whose REPORT_DATA is SHA-512(nonce || manifest), and hands the report,
  * the manifest and (if asked) the host's certificates to the guest.
