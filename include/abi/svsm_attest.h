@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Attestation layouts: the SVSM attestation protocol (protocol 1, 58019
- * section 7, spec notes svsm-interfaces.md section 4), the services
- * manifest, SNP guest messages and the attestation report (SNP firmware ABI
- * 56860, spec notes section 10). Little-endian and packed, as the guest
- * and the PSP lay them out; offsets are pinned by the assertions below.
+ * section 7), the services manifest (58019 Table 12), SNP guest messages
+ * and the attestation report (SNP firmware ABI 56860). Little-endian and
+ * packed, as the guest and the PSP lay them out; offsets are pinned by the
+ * assertions below.
  */
 #ifndef ABI_SVSM_ATTEST_H
 #define ABI_SVSM_ATTEST_H

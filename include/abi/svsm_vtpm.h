@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The SVSM vTPM protocol (protocol 2, 58019 section 8; Linux
- * include/linux/tpm_svsm.h; spec notes svsm-interfaces.md section 5).
+ * include/linux/tpm_svsm.h).
  * The request/response buffer is one 4 KiB block, little-endian, packed.
  */
 #ifndef ABI_SVSM_VTPM_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The few C library functions the SVSM core uses. Hosted builds take them
- * from the C library; the firmware provides them in src/lib (a later issue).
+ * from the C library; the firmware from src/libc/ (string.c).
  */
 #ifndef SVSM_STD_H
 #define SVSM_STD_H

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # csvsm-verify against AMD's own data: the real Milan report in
-# test/attest/amd-milan (a copy of ../shared/vectors/amd-milan) must verify, and every copy with one byte
-# changed (each of the 1184 report bytes, the VCEK, the chain) must not.
+# test/attest/amd-milan (virtee/sev's published data, see its README.md) must
+# verify, and every copy with one byte changed (each of the 1184 report
+# bytes, the VCEK, the chain) must not.
 import json
 import os
 import subprocess

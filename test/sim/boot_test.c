@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the guest finds at boot, checked as Linux's svsm_setup_ca() does
- * (shared/spec/svsm-interfaces.md sections 1.2, 1.3).
+ * (arch/x86/boot/startup/sev-shared.c; the secrets page is 58019 Table 1).
  */
 #include <string.h>
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The SNP model against the instruction rules of AMD APM vol. 3 (PVALIDATE,
- * RMPADJUST) and the facts in shared/spec/svsm-interfaces.md section 8.
+ * RMPADJUST) and their use by Linux (arch/x86/include/asm/sev.h) and
+ * COCONUT-SVSM (kernel/src/sev/utils.rs).
  */
 #include "svsm/snpmodel.h"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""The Linux kernel's TPM command sequence (shared/spec/tpm.md section 1.2)
-replayed against the SVSM's vTPM with python3-tpm2-pytss, plus a
+"""The Linux kernel's TPM command sequence (tpm_svsm_probe, tpm2_probe,
+tpm_chip_register in drivers/char/tpm/) replayed against the SVSM's vTPM with python3-tpm2-pytss, plus a
 differential run against swtpm (libtpms in its own process).
 
   linux_sequence.py VTPM_PORT SWTPM_PORT

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The attestation protocol, protocol 1 (58019 section 7; spec notes
- * section 4; Linux arch/x86/coco/sev/svsm.c snp_issue_svsm_attest_req).
+ * The attestation protocol, protocol 1 (58019 section 7; Linux
+ * arch/x86/coco/sev/svsm.c snp_issue_svsm_attest_req).
  * The SVSM asks the PSP, over its own VMPCK0 channel, for a VMPL0 report
  * whose REPORT_DATA is SHA-512(nonce || manifest), and hands the report,
  * the manifest and (if asked) the host's certificates to the guest.
@@ -9,6 +9,9 @@
  * checked as copies (T02); every output range is checked like any guest
  * address, never SVSM memory or a CA's control bytes (T01, T09); the
  * sizes are 32-bit fields from the guest, compared, never added (T03).
+ * Shape (decode, then invoke, as seL4's decodeUntypedInvocation):
+ * attest_decode() copies in and checks, with no side effect;
+ * attest_invoke() allocates, asks the PSP and copies out.
  * SMP: the ownership lock is dropped while the PSP's answer is awaited;
  * the outputs are checked again, under it, as they are written, so a
  * CREATE_VCPU or DEPOSIT_MEM meanwhile cannot turn them into SVSM pages.
@@ -27,12 +30,12 @@
 #include "svsm/protocol.h"
 #include "svsm/std.h"
 
+#include "abi/snp.h"
 #include "abi/svsm_call.h"
 
-#define PAGE 4096u
 #define CERTS_ORDER 2u /* the host's certificates: up to 16 KiB */
-#define CERTS_CAP (PAGE << CERTS_ORDER)
-#define MANIFEST_CAP PAGE
+#define CERTS_CAP (SNP_PAGE_SIZE << CERTS_ORDER)
+#define MANIFEST_CAP SNP_PAGE_SIZE
 /* The heap pages one call takes: its outputs, then the certificates. */
 #define ATTEST_PAGES(r)                                                        \
 	(2u + ((r).certificates.len != 0 ? 1u << CERTS_ORDER : 0))
@@ -62,11 +65,14 @@ uint32_t attest_request_check(const struct svsm_attest_req *r, bool single)
 		return SVSM_ERR_INVALID_PARAMETER;
 	}
 	if (r->nonce_len != SVSM_ATTEST_NONCE_SIZE ||
-	    (r->nonce_pa % PAGE) + SVSM_ATTEST_NONCE_SIZE > PAGE) {
+	    (r->nonce_pa % SNP_PAGE_SIZE) + SVSM_ATTEST_NONCE_SIZE >
+		    SNP_PAGE_SIZE) {
 		return SVSM_ERR_INVALID_PARAMETER;
 	}
-	if (r->report.pa % PAGE != 0 || r->manifest.pa % PAGE != 0 ||
-	    (r->certificates.len != 0 && r->certificates.pa % PAGE != 0)) {
+	if (r->report.pa % SNP_PAGE_SIZE != 0 ||
+	    r->manifest.pa % SNP_PAGE_SIZE != 0 ||
+	    (r->certificates.len != 0 &&
+	     r->certificates.pa % SNP_PAGE_SIZE != 0)) {
 		return SVSM_ERR_INVALID_PARAMETER;
 	}
 	if (single && r->manifest_version != 0) {
@@ -91,7 +97,7 @@ static size_t certs_size(const uint8_t *certs, size_t len)
 	if (len < SNP_CERT_ENTRY_SIZE || all_zero(certs, SNP_CERT_ENTRY_SIZE)) {
 		return 0;
 	}
-	return ALIGN_UP(len, PAGE);
+	return ALIGN_UP(len, SNP_PAGE_SIZE);
 }
 
 struct attest_out {
@@ -137,126 +143,171 @@ static uint32_t request_report(const uint8_t *nonce, struct attest_out *o)
 	return SVSM_SUCCESS;
 }
 
-static uint32_t attest(struct call_ctx *ctx, bool single)
-{
+/** An attestation call, decoded: SVSM copies of what the guest sent. */
+struct attest_call {
 	struct svsm_attest_req req;
+	uint8_t nonce[SVSM_ATTEST_NONCE_SIZE];
+	bool single;
+};
+
+/**
+ * Decode: copy in the request and the nonce, and check them and the
+ * outputs. No side effects, and no report is asked for.
+ */
+static uint32_t attest_decode(const struct call_ctx *ctx, bool single,
+			      struct attest_call *c)
+{
 	size_t req_size = single ? SVSM_ATTEST_SINGLE_REQ_SIZE
 				 : SVSM_ATTEST_SERVICES_REQ_SIZE;
-	uint8_t nonce[SVSM_ATTEST_NONCE_SIZE];
-	struct attest_out *o;
-	size_t csize;
+	const struct svsm_attest_req *req = &c->req;
 	uint32_t rc;
 
-	memset(&req, 0, sizeof(req));
+	memset(c, 0, sizeof(*c));
+	c->single = single;
 	if (ctx->rcx % 8 != 0) {
 		return SVSM_ERR_INVALID_PARAMETER;
 	}
-	if (guestmem_read_param(gpa_init(ctx->rcx), &req, req_size) !=
+	if (guestmem_read_param(gpa_init(ctx->rcx), &c->req, req_size) !=
 	    SVSM_OK) {
 		return SVSM_ERR_INVALID_ADDRESS;
 	}
-	rc = attest_request_check(&req, single);
+	rc = attest_request_check(req, single);
 	if (rc != SVSM_SUCCESS) {
 		return rc;
 	}
-	if (guestmem_read(gpa_init(req.nonce_pa), nonce, sizeof(nonce)) !=
-	    SVSM_OK) {
+	if (guestmem_read(gpa_init(req->nonce_pa), c->nonce,
+			  sizeof(c->nonce)) != SVSM_OK) {
 		return SVSM_ERR_INVALID_ADDRESS;
 	}
 	/* Outputs checked before the PSP is asked: a bad address costs no
 	 * report. The sizes are checked after, when they are all known. */
-	if (!output_ok(req.report.pa, req.report.len < SNP_REPORT_SIZE
-					      ? 0
-					      : SNP_REPORT_SIZE) ||
-	    !output_ok(req.manifest.pa, req.manifest.len < MANIFEST_CAP
-						? req.manifest.len
-						: MANIFEST_CAP) ||
-	    !output_ok(req.certificates.pa, req.certificates.len < CERTS_CAP
-						    ? req.certificates.len
-						    : CERTS_CAP)) {
+	if (!output_ok(req->report.pa, req->report.len < SNP_REPORT_SIZE
+					       ? 0
+					       : SNP_REPORT_SIZE) ||
+	    !output_ok(req->manifest.pa, req->manifest.len < MANIFEST_CAP
+						 ? req->manifest.len
+						 : MANIFEST_CAP) ||
+	    !output_ok(req->certificates.pa, req->certificates.len < CERTS_CAP
+						     ? req->certificates.len
+						     : CERTS_CAP)) {
 		return SVSM_ERR_INVALID_ADDRESS;
 	}
+	return SVSM_SUCCESS;
+}
+
+/* The manifest the report will cover, into @o. */
+static uint32_t attest_manifest(const struct attest_call *c,
+				struct attest_out *o)
+{
+	const uint8_t *m;
+
+	if (!c->single) {
+		o->manifest_len = services_manifest(o->manifest, MANIFEST_CAP);
+		return o->manifest_len != 0 ? SVSM_SUCCESS
+					    : SVSM_ERR_INVALID_REQUEST;
+	}
+	m = service_manifest(c->req.service_guid, c->req.manifest_version,
+			     &o->manifest_len);
+	if (m == NULL || o->manifest_len > MANIFEST_CAP) {
+		return SVSM_ERR_UNSUPPORTED_PROTOCOL;
+	}
+	memcpy(o->manifest, m, o->manifest_len);
+	return SVSM_SUCCESS;
+}
+
+/**
+ * Invoke: ask the PSP for the report of a decoded call and copy the
+ * report, the manifest and the certificates out to the guest.
+ */
+static uint32_t attest_invoke(struct call_ctx *ctx, const struct attest_call *c)
+{
+	const struct svsm_attest_req *req = &c->req;
+	struct attest_out *o;
+	size_t csize = 0;
+	uint32_t rc;
 
 	/* A heap too small is a definite answer, 0x4000_0000 + the pages
 	 * the call takes (58019 Table 4): Linux gives up (-EINVAL), where
 	 * SVSM_ERR_BUSY would have it call again at once, forever. */
 	o = page_alloc(1);
 	if (o == NULL) {
-		return SVSM_RESULT_NEED_MEMORY(ATTEST_PAGES(req));
+		return SVSM_RESULT_NEED_MEMORY(ATTEST_PAGES(*req));
 	}
-	_Static_assert(sizeof(*o) <= 2 * PAGE, "attestation outputs fit");
+	_Static_assert(sizeof(*o) <= 2 * SNP_PAGE_SIZE,
+		       "attestation outputs fit");
 	memset(o, 0, sizeof(*o));
-	o->certs = req.certificates.len != 0 ? page_alloc(CERTS_ORDER) : NULL;
-	if (req.certificates.len != 0 && o->certs == NULL) {
-		page_free(o);
-		return SVSM_RESULT_NEED_MEMORY(ATTEST_PAGES(req));
-	}
-	/* No earlier heap contents can reach the guest as "certificates". */
-	if (o->certs != NULL) {
+	if (req->certificates.len != 0) {
+		o->certs = page_alloc(CERTS_ORDER);
+		if (o->certs == NULL) {
+			rc = SVSM_RESULT_NEED_MEMORY(ATTEST_PAGES(*req));
+			goto out;
+		}
+		/* No earlier heap contents can reach the guest as
+		 * "certificates". */
 		memset(o->certs, 0, CERTS_CAP);
 	}
-	if (single) {
-		const uint8_t *m =
-			service_manifest(req.service_guid, req.manifest_version,
-					 &o->manifest_len);
-
-		rc = SVSM_ERR_UNSUPPORTED_PROTOCOL;
-		if (m != NULL && o->manifest_len <= MANIFEST_CAP) {
-			memcpy(o->manifest, m, o->manifest_len);
-			rc = SVSM_SUCCESS;
-		}
-	} else {
-		o->manifest_len = services_manifest(o->manifest, MANIFEST_CAP);
-		rc = o->manifest_len != 0 ? SVSM_SUCCESS
-					  : SVSM_ERR_INVALID_REQUEST;
+	rc = attest_manifest(c, o);
+	if (rc != SVSM_SUCCESS) {
+		goto out;
 	}
-	if (rc == SVSM_SUCCESS) {
-		/* The wait on the host: no guest memory is touched. */
-		owner_unlock();
-		rc = request_report(nonce, o);
-		owner_lock();
+	/* The wait on the host: no guest memory is touched. */
+	owner_unlock();
+	rc = request_report(c->nonce, o);
+	owner_lock();
+	if (rc != SVSM_SUCCESS) {
+		goto out;
 	}
 	/* The host's length is the platform's report of a hostile value:
 	 * bounded before any arithmetic. More than the SVSM can carry is
 	 * reported to the guest as needed, and never copied. */
-	csize = 0;
-	if (rc == SVSM_SUCCESS && o->certs != NULL) {
+	if (o->certs != NULL) {
 		if (o->certs_len > (1u << 24)) {
 			rc = SVSM_ERR_INVALID_REQUEST;
-		} else if (o->certs_len > CERTS_CAP) {
-			csize = ALIGN_UP(o->certs_len, PAGE);
-		} else {
-			csize = certs_size(o->certs, o->certs_len);
+			goto out;
 		}
+		csize = o->certs_len > CERTS_CAP
+				? ALIGN_UP(o->certs_len, SNP_PAGE_SIZE)
+				: certs_size(o->certs, o->certs_len);
 	}
-	if (rc == SVSM_SUCCESS) {
-		ctx->rcx = o->manifest_len;
-		ctx->rdx = csize;
-		ctx->r8 = SNP_REPORT_SIZE;
-		if (req.report.len < SNP_REPORT_SIZE ||
-		    req.manifest.len < o->manifest_len ||
-		    req.certificates.len < csize || csize > CERTS_CAP) {
-			rc = SVSM_ERR_INVALID_PARAMETER;
-		}
+	/* The sizes, also when a buffer is too small: Linux retries. */
+	ctx->rcx = o->manifest_len;
+	ctx->rdx = csize;
+	ctx->r8 = SNP_REPORT_SIZE;
+	if (req->report.len < SNP_REPORT_SIZE ||
+	    req->manifest.len < o->manifest_len ||
+	    req->certificates.len < csize || csize > CERTS_CAP) {
+		rc = SVSM_ERR_INVALID_PARAMETER;
+		goto out;
 	}
-	if (rc == SVSM_SUCCESS && csize != 0) {
+	if (csize != 0) {
 		memset(o->certs + o->certs_len, 0, csize - o->certs_len);
 	}
-	if (rc == SVSM_SUCCESS &&
-	    (guestmem_write_param(gpa_init(req.report.pa), o->rsp.report,
-				  SNP_REPORT_SIZE) != SVSM_OK ||
-	     guestmem_write_param(gpa_init(req.manifest.pa), o->manifest,
-				  o->manifest_len) != SVSM_OK ||
-	     (csize != 0 &&
-	      guestmem_write_param(gpa_init(req.certificates.pa), o->certs,
-				   csize) != SVSM_OK))) {
+	if (guestmem_write_param(gpa_init(req->report.pa), o->rsp.report,
+				 SNP_REPORT_SIZE) != SVSM_OK ||
+	    guestmem_write_param(gpa_init(req->manifest.pa), o->manifest,
+				 o->manifest_len) != SVSM_OK ||
+	    (csize != 0 && guestmem_write_param(gpa_init(req->certificates.pa),
+						o->certs, csize) != SVSM_OK)) {
 		rc = SVSM_ERR_INVALID_ADDRESS;
 	}
+out:
 	if (o->certs != NULL) {
 		page_free(o->certs);
 	}
 	page_free(o);
 	return rc;
+}
+
+static uint32_t attest(struct call_ctx *ctx, bool single)
+{
+	struct attest_call c;
+	uint32_t rc;
+
+	rc = attest_decode(ctx, single, &c);
+	if (rc != SVSM_SUCCESS) {
+		return rc;
+	}
+	return attest_invoke(ctx, &c);
 }
 
 uint32_t attest_protocol_handle(struct call_ctx *ctx)
