@@ -39,8 +39,8 @@ run-sim: setup
 check: setup
 	@$(MAKE) --no-print-directory check-all
 
-check-all: format-check banned-check freestanding-check docs-check test \
-	test-snp test-asan emu-check vtpm-check attest-check igvm-check \
+check-all: format-check banned-check layers-check freestanding-check docs-check \
+	test test-snp test-asan emu-check vtpm-check attest-check igvm-check \
 	snp-image-check fuzz-smoke
 	@echo "make check: all checks passed"
 

@@ -7,7 +7,8 @@ GCC_INCLUDE := $(shell $(CC) -print-file-name=include)
 FREESTANDING_FLAGS := -std=c11 $(WARNINGS) -Iinclude -ffreestanding \
 	-nostdinc -isystem $(GCC_INCLUDE) -fsyntax-only
 
-.PHONY: format format-check banned-check freestanding-check docs-check
+.PHONY: format format-check banned-check freestanding-check docs-check \
+	layers-check
 docs-check: $(BUILD)/libcsvsm_sim.a
 	@scripts/check-docs-example.sh
 	@scripts/check-docs-paths.py
@@ -29,3 +30,7 @@ freestanding-check:
 		$(CC) $(FREESTANDING_FLAGS) $$f || exit 1; \
 	done
 	@echo "freestanding-check: $(words $(FREESTANDING_SRCS)) files build freestanding"
+
+# Every include points down a floor (docs/architecture.md, "Floors").
+layers-check:
+	@scripts/check-layers.py

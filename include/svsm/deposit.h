@@ -3,7 +3,8 @@
  * Memory the guest lent the SVSM with DEPOSIT_MEM. A deposited page is
  * SVSM-private from the moment it is recorded (VMPL0-only in the RMP) until
  * WITHDRAW_MEM returns it. The heap uses free deposited 4 KiB pages when it
- * runs out; only pages the SVSM is not using can be withdrawn.
+ * runs out (the lent pool below it, svsm/lent.h); only pages the SVSM is
+ * not using can be withdrawn. This module keeps who owns them.
  * Lock: deposit_lock is a leaf lock; nothing allocates while holding it.
  */
 #ifndef SVSM_DEPOSIT_H
@@ -25,9 +26,5 @@ enum svsm_err deposit_add(gpa_t gpa, enum page_size size);
 /** Remove one free deposited page; false if none is free. */
 bool deposit_take_free(gpa_t *gpa, enum page_size *size);
 bool deposit_has_free(void);
-/* Heap fallback (mem.c). */
-void *deposit_alloc_page(void);
-void deposit_free_page(void *va);
-gpa_t deposit_page_gpa(const void *va);
 
 #endif /* SVSM_DEPOSIT_H */

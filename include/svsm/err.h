@@ -27,6 +27,9 @@ enum svsm_err {
 	SVSM_E_STATE,
 };
 
+/** The guest result code for @err (src/core/err.c). */
 uint32_t err_to_result(enum svsm_err err);
+/** Map a PVALIDATE/RMPADJUST EAX to the core protocol's result code. */
+uint32_t core_rmp_result(uint32_t eax);
 
 #endif /* SVSM_ERR_H */

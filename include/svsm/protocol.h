@@ -33,7 +33,7 @@ struct protocol_version_range {
 
 /** Dispatch on RAX[63:32] then RAX[31:0]; returns the result code. */
 uint32_t protocol_dispatch(struct call_ctx *ctx);
-/** The protocols QUERY_PROTOCOL reports (and dispatch serves). */
+/** The protocols QUERY_PROTOCOL reports and dispatch serves (registry.c). */
 const struct protocol_version_range *protocol_offered(uint32_t protocol);
 
 uint32_t core_protocol_handle(struct call_ctx *ctx);
@@ -48,8 +48,5 @@ uint32_t core_configure_vtom(struct call_ctx *ctx);
 
 uint32_t attest_protocol_handle(struct call_ctx *ctx);
 uint32_t vtpm_protocol_handle(struct call_ctx *ctx);
-
-/** Map a PVALIDATE/RMPADJUST EAX to the core protocol's result code. */
-uint32_t core_rmp_result(uint32_t eax);
 
 #endif /* SVSM_PROTOCOL_H */

@@ -13,9 +13,9 @@
 #include "svsm/addr.h"
 #include "svsm/err.h"
 #include "svsm/memmap.h"
+#include "svsm/vcpu.h"
 #include "svsm/vtpm.h"
 
-#define SVSM_MAX_CPUS 64u
 #define SVSM_VERSION "0.1.0"
 
 /* How the guest's boot vCPU starts: svsm_init() builds its VMSA so. */
@@ -57,9 +57,5 @@ struct svsm_boot_info {
 
 /** Bring the SVSM up; on success *boot_vmsa is the guest boot VMSA. */
 enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa);
-
-uint8_t svsm_guest_vmpl(void);
-/** SEV_FEATURES bits a guest VMSA may carry (docs/protocols/core.md). */
-uint64_t svsm_permitted_sev_features(void);
 
 #endif /* SVSM_SVSM_H */

@@ -22,6 +22,9 @@
 
 #include "abi/snp.h"
 
+/* The most SVSM CPUs (APIC IDs) the CPU table holds. */
+#define SVSM_MAX_CPUS 64u
+
 struct vcpu {
 	gpa_t vmsa_gpa;
 	gpa_t caa_gpa;

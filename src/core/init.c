@@ -5,6 +5,7 @@
  * (hypervisor's) fault: the platform terminates on any error returned here.
  */
 #include "svsm/deposit.h"
+#include "svsm/guest_config.h"
 #include "svsm/guest_msg.h"
 #include "svsm/guestmem.h"
 #include "svsm/log.h"
@@ -24,28 +25,6 @@
 #include "abi/x86_regs.h"
 
 #define SVSM_CORE_MAX_VERSION 1u
-
-static uint8_t guest_vmpl;
-
-uint8_t svsm_guest_vmpl(void)
-{
-	return guest_vmpl;
-}
-
-/*
- * Features a Linux or OVMF guest VMSA may carry. Left out: VmsaRegProt,
- * VmplSSS, VmgexitParameter and Secure AVIC (the SVSM does not handle
- * them, 58019 section 4.1), Alternate and Restricted Injection (no APIC
- * emulation yet, and Linux refuses them), and every reserved bit.
- */
-uint64_t svsm_permitted_sev_features(void)
-{
-	return SEV_FEAT_SNP_ACTIVE | SEV_FEAT_VTOM | SEV_FEAT_REFLECT_VC |
-	       SEV_FEAT_DEBUG_SWAP | SEV_FEAT_PREVENT_HOST_IBS |
-	       SEV_FEAT_BTB_ISOLATION | SEV_FEAT_SECURE_TSC |
-	       SEV_FEAT_IBS_VIRTUALIZATION | SEV_FEAT_SMT_PROTECTION |
-	       SEV_FEAT_IBPB_ON_ENTRY;
-}
 
 /* The guest's copy of the secrets page (58019 section 4.1): VMPCKs the
  * guest may not use are zeroed (T10: a VMPCK0 report could claim VMPL0),
@@ -238,7 +217,7 @@ enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 		owner_unlock();
 		return err;
 	}
-	guest_vmpl = info->guest_vmpl;
+	guest_config_set_vmpl(info->guest_vmpl);
 	err = init_step(
 		mem_init(plat_map_private(info->heap.base, info->heap.size),
 			 info->heap.size, info->heap.base),

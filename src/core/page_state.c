@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "svsm/page_state.h"
 
+#include "svsm/guest_config.h"
 #include "svsm/plat.h"
-#include "svsm/svsm.h"
 
 #include "abi/snp.h"
 

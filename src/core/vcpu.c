@@ -8,7 +8,6 @@
 #include "svsm/check.h"
 #include "svsm/overflow.h"
 #include "svsm/owner_lock.h"
-#include "svsm/svsm.h"
 
 #include "abi/svsm_caa.h"
 

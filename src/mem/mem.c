@@ -7,7 +7,7 @@
 #include "svsm/mem.h"
 
 #include "svsm/check.h"
-#include "svsm/deposit.h"
+#include "svsm/lent.h"
 #include "svsm/slab.h"
 #include "svsm/spinlock.h"
 #include "svsm/std.h"
@@ -27,6 +27,7 @@ enum svsm_err mem_init(void *heap, size_t bytes, gpa_t heap_gpa)
 	slab_init(&heap_slab, &heap_zone);
 	heap_gpa_base = heap_gpa;
 	spin_init(&mem_lock);
+	lent_use_heap(&heap_slab, &mem_lock);
 	return SVSM_OK;
 }
 
@@ -38,7 +39,7 @@ void *page_alloc(unsigned order)
 	p = buddy_alloc(&heap_zone, order);
 	spin_unlock(&mem_lock);
 	if (p == NULL && order == 0) {
-		p = deposit_alloc_page();
+		p = lent_alloc_page();
 	}
 	if (p != NULL) {
 		memset(p, 0, (size_t)BUDDY_PAGE_SIZE << order);
@@ -54,7 +55,7 @@ void page_free(void *p)
 		return;
 	}
 	if (!buddy_owns(&heap_zone, p)) {
-		deposit_free_page(p);
+		lent_free_page(p);
 		return;
 	}
 	spin_lock(&mem_lock);
@@ -66,9 +67,10 @@ void page_free(void *p)
 /*
  * Small objects come from the slab caches; when those cannot grow (the heap
  * is exhausted), from a whole page, which page_alloc() may take from memory
- * the guest deposited. Slab objects are never page aligned (a 128-byte
- * header starts every slab block and no size class reaches the next page
- * boundary; slab_test checks it), so obj_free() tells the two apart.
+ * the guest lent (svsm/lent.h). Slab objects are never page aligned (a
+ * 128-byte header starts every slab block and no size class reaches the
+ * next page boundary; slab_test checks it), so obj_free() tells the two
+ * apart. The lent pool takes its records the same way (lent.c).
  */
 void *obj_alloc(size_t size)
 {
@@ -109,7 +111,7 @@ gpa_t page_to_gpa(const void *p)
 	if (buddy_owns(&heap_zone, p)) {
 		return gpa_add(heap_gpa_base, (uintptr_t)p - heap_zone.base);
 	}
-	return deposit_page_gpa(p);
+	return lent_page_gpa(p);
 }
 
 uint64_t mem_heap_free_pages(void)

@@ -7,6 +7,7 @@
  * the SVSM kept there leaks.
  */
 #include "svsm/deposit.h"
+#include "svsm/err.h"
 #include "svsm/guest_list.h"
 #include "svsm/guestmem.h"
 #include "svsm/log.h"

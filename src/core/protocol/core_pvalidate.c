@@ -5,6 +5,7 @@
  * 2 MiB entry expects `next` to stay on that entry so it can validate the
  * range as 4 KiB pages.
  */
+#include "svsm/err.h"
 #include "svsm/guest_list.h"
 #include "svsm/guestmem.h"
 #include "svsm/log.h"

@@ -4,6 +4,7 @@
  * The old CA's call_pending was already cleared when the request was taken.
  */
 #include "svsm/deposit.h"
+#include "svsm/err.h"
 #include "svsm/guestmem.h"
 #include "svsm/ownership.h"
 #include "svsm/protocol.h"

@@ -11,13 +11,14 @@
  * whose call another CPU is serving (in_call) cannot be deleted; DELETE
  * is one RMPADJUST, so SUCCESS means exactly that it took effect.
  */
+#include "svsm/err.h"
+#include "svsm/guest_config.h"
 #include "svsm/guestmem.h"
 #include "svsm/mem.h"
 #include "svsm/ownership.h"
 #include "svsm/page_state.h"
 #include "svsm/plat.h"
 #include "svsm/protocol.h"
-#include "svsm/svsm.h"
 
 #include "abi/snp.h"
 #include "abi/svsm_call.h"

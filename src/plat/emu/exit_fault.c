@@ -12,11 +12,11 @@
  * instruction, so at the guest VMPL it faults (#GP); RMPADJUST is emulated
  * on the software RMP at the guest's VMPL.
  */
+#include "svsm/guest_config.h"
 #include "svsm/log.h"
 #include "svsm/memmap.h"
 #include "svsm/plat.h"
 #include "svsm/std.h"
-#include "svsm/svsm.h"
 
 #include "abi/snp.h"
 

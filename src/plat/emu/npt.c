@@ -2,9 +2,9 @@
 #include "npt.h"
 
 #include "svsm/check.h"
+#include "svsm/guest_config.h"
 #include "svsm/memmap.h"
 #include "svsm/std.h"
-#include "svsm/svsm.h"
 
 #include "emu_rmp.h"
 

@@ -14,6 +14,7 @@
  *   into a guest page, and the next run check unloads the vCPU.
  */
 #include "svsm/check.h"
+#include "svsm/guest_config.h"
 #include "svsm/log.h"
 #include "svsm/mem.h"
 #include "svsm/std.h"

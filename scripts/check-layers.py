@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Every include points down a floor (docs/architecture.md, "Floors").
+
+Maps each file under src/ and include/ to its floor and fails, with the
+including file and line, on a quoted #include of a file on a higher floor.
+An include within one floor is fine. A file the table below does not place
+fails too: a new module gets its floor here when it is written.
+"""
+import os
+import re
+import sys
+
+# Lowest floor first. A path ending in "/" is a directory; the longest
+# matching entry wins (so a file may sit above the rest of its directory).
+FLOORS = [
+    ("abi", ["include/abi/"]),
+    ("base", [
+        "src/lib/",
+        "include/svsm/addr.h", "include/svsm/check.h",
+        "include/svsm/cpuid_regs.h", "include/svsm/err.h",
+        "include/svsm/le.h", "include/svsm/lib_lock.h",
+        "include/svsm/log.h", "include/svsm/overflow.h",
+        "include/svsm/ovmf.h", "include/svsm/plat.h",
+        "include/svsm/spinlock.h", "include/svsm/std.h",
+        "include/svsm/svsm_vmsa.h", "include/svsm/terminate.h",
+    ]),
+    ("mem", [
+        "src/mem/",
+        "include/svsm/buddy.h", "include/svsm/lent.h",
+        "include/svsm/mem.h", "include/svsm/slab.h",
+    ]),
+    ("libraries", [
+        "src/crypto/", "src/libc/",
+        "include/svsm/crypto.h", "include/svsm/libc.h",
+    ]),
+    ("snpmodel", [
+        "src/snpmodel/",
+        "include/svsm/psp_model.h", "include/svsm/snpmodel.h",
+        "include/svsm/vmsa_model.h",
+    ]),
+    ("vtpm", ["src/vtpm/", "src/engine/", "include/svsm/vtpm.h"]),
+    ("core", [
+        "src/core/",
+        "include/svsm/attest.h", "include/svsm/deposit.h",
+        "include/svsm/guest_config.h", "include/svsm/guest_list.h",
+        "include/svsm/guest_msg.h", "include/svsm/guestmem.h",
+        "include/svsm/memmap.h", "include/svsm/owner_lock.h",
+        "include/svsm/ownership.h", "include/svsm/page_state.h",
+        "include/svsm/vcpu.h",
+    ]),
+    ("protocols", ["src/core/protocol/", "include/svsm/protocol.h"]),
+    ("entry", [
+        "src/core/init.c", "src/core/request.c",
+        "include/svsm/request.h", "include/svsm/svsm.h",
+    ]),
+    ("platforms", ["src/arch/", "src/plat/"]),
+    ("harness", ["sim/", "tools/", "test/", "bench/"]),
+]
+
+# Known upward includes, each with the change that removes it. Keep short.
+EXCEPTIONS = {
+    # REVIEW.md section 6, change 2: the sim platform stops reaching into
+    # the simulator's internals.
+    ("src/plat/sim/plat_sim.c", "sim/src/sim_internal.h"),
+}
+
+# The -I directories of the builds (mk/toolchain.mk, mk/emu.mk).
+INCLUDE_DIRS = ["include", "sim/include", "src/arch/x86", "src/libc/include"]
+SCAN = ["src", "include"]
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+
+
+def floor_of(path):
+    best = None
+    for rank, (_name, entries) in enumerate(FLOORS):
+        for e in entries:
+            hit = path.startswith(e) if e.endswith("/") else path == e
+            if hit and (best is None or len(e) > best[1]):
+                best = (rank, len(e))
+    return None if best is None else best[0]
+
+
+def resolve(src, name):
+    for d in [os.path.dirname(src)] + INCLUDE_DIRS:
+        p = os.path.normpath(os.path.join(d, name))
+        if os.path.isfile(p):
+            return p
+    return None
+
+
+def main():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    os.chdir(root)
+    bad = []
+    used = set()
+    edges = 0
+    files = []
+    for top in SCAN:
+        for d, _dirs, names in os.walk(top):
+            files += [os.path.join(d, n) for n in names
+                      if n.endswith((".c", ".h", ".S"))]
+    for f in sorted(files):
+        rank = floor_of(f)
+        if rank is None:
+            bad.append(f"{f}:1: no floor: place it in {sys.argv[0]}")
+            continue
+        with open(f, encoding="utf-8", errors="replace") as fh:
+            for n, line in enumerate(fh, 1):
+                m = INCLUDE_RE.match(line)
+                if not m:
+                    continue
+                target = resolve(f, m.group(1))
+                if target is None:
+                    bad.append(f"{f}:{n}: cannot find \"{m.group(1)}\"")
+                    continue
+                edges += 1
+                up = floor_of(target)
+                if up is None:
+                    bad.append(f"{f}:{n}: {target} has no floor")
+                elif up > rank:
+                    if (f, target) in EXCEPTIONS:
+                        used.add((f, target))
+                        continue
+                    bad.append(
+                        f"{f}:{n}: includes {target} ({FLOORS[up][0]}) "
+                        f"from {FLOORS[rank][0]}: includes must point down "
+                        "(docs/architecture.md)")
+    for e in sorted(EXCEPTIONS - used):
+        print(f"layers-check: note: exception {e[0]} -> {e[1]} is no longer "
+              "needed; remove it", file=sys.stderr)
+    for b in bad:
+        print(b, file=sys.stderr)
+    if bad:
+        return 1
+    print(f"layers-check: {edges} includes in {len(files)} files point down")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
