@@ -24,7 +24,7 @@
 #include "svsm/err.h"
 
 /** Take VMPCK0 (32 bytes) from the PSP's secrets page; zero: none. */
-void guest_msg_init(const uint8_t *vmpck0);
+void guest_msg_init(const uint8_t *key);
 /** VMPCK0 is present and not wiped. */
 bool guest_msg_available(void);
 

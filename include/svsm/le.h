@@ -25,6 +25,12 @@ static inline uint64_t le_get64(const uint8_t *p)
 	return (uint64_t)le_get32(p) | ((uint64_t)le_get32(p + 4) << 32);
 }
 
+static inline void le_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
 static inline void le_put32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)v;

@@ -96,7 +96,7 @@ enum sim_status sim_attest(struct sim_machine *m, unsigned vcpu,
 		if (r.r8 != ~0ull) {
 			report_len = page_align(r.r8);
 		}
-		if (manifest_len + certs_len + report_len > 24 * 1024) {
+		if (manifest_len + certs_len + report_len > 24ull * 1024) {
 			break; /* past the buffers the caller gave */
 		}
 	}

@@ -266,7 +266,7 @@ static uint64_t nae_psc(struct sim_machine *m, uint8_t *buf)
 	while (cur <= end && budget-- > 0) {
 		uint64_t e;
 
-		memcpy(&e, buf + GHCB_PSC_HDR_SIZE + 8u * cur, 8);
+		memcpy(&e, buf + GHCB_PSC_HDR_SIZE + (size_t)8 * cur, 8);
 		if (psc_page(m, GHCB_PSC_ENTRY_GFN(e),
 			     (unsigned)GHCB_PSC_ENTRY_OP(e)) != 0) {
 			return (1ull << 32) | 2;

@@ -37,7 +37,6 @@ uint32_t err_to_result(enum svsm_err err)
 	case SVSM_E_INUSE:
 		return SVSM_ERR_FAIL_INUSE;
 	case SVSM_E_STATE:
-		return SVSM_ERR_INVALID_REQUEST;
 	default:
 		return SVSM_ERR_INVALID_REQUEST;
 	}

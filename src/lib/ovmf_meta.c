@@ -46,9 +46,9 @@ static const char *parse_meta(const uint8_t *img, size_t len, uint32_t from_end,
 		return "SEV metadata length or section count wrong";
 	}
 	for (i = 0; i < n; i++) {
-		struct ovmf_section s = {le_get32(m + 16 + 12 * i),
-					 le_get32(m + 20 + 12 * i),
-					 le_get32(m + 24 + 12 * i)};
+		struct ovmf_section s = {le_get32(m + 16 + (size_t)12 * i),
+					 le_get32(m + 20 + (size_t)12 * i),
+					 le_get32(m + 24 + (size_t)12 * i)};
 
 		if (s.base % PAGE != 0 || s.size == 0 || s.size % PAGE != 0 ||
 		    (uint64_t)s.base + s.size > (1ull << 32)) {

@@ -124,6 +124,7 @@ static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
 	}
 	for (i = 0; i < info.count; i++) {
 		const struct ovmf_section *s = &info.section[i];
+		uint64_t s_end = s->base + (uint64_t)s->size;
 		uint64_t off;
 
 		if (s->base >= GIB4 - len) {
@@ -131,15 +132,12 @@ static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
 					"the firmware volume\n");
 			return false;
 		}
-		if (s->base < svsm_end &&
-		    svsm_base < s->base + (uint64_t)s->size) {
+		if (s->base < svsm_end && svsm_base < s_end) {
 			fprintf(stderr,
 				"csvsm-igvm: OVMF wants 0x%x-0x%llx, inside "
 				"the "
 				"SVSM region 0x%llx-0x%llx (--svsm-size)\n",
-				s->base,
-				(unsigned long long)(s->base +
-						     (uint64_t)s->size),
+				s->base, (unsigned long long)s_end,
 				(unsigned long long)svsm_base,
 				(unsigned long long)svsm_end);
 			return false;
@@ -293,7 +291,7 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 {
 	struct elf_segment seg[16];
 	unsigned nseg = 0, i;
-	uint64_t entry = 0, start = 0, end = 0, gpa;
+	uint64_t entry = 0, start = 0, end = 0, gpa, svsm_last;
 	size_t len = 0, olen = 0, size = 0;
 	uint8_t *img = tool_read_file(svsm, MAX_FILE, &len);
 	uint8_t *fw = NULL, *file;
@@ -486,13 +484,13 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 		free(file);
 		return 2;
 	}
+	svsm_last = start + svsm_size;
 	printf("csvsm-igvm: %s: %zu bytes; SVSM 0x%llx-0x%llx (secrets 0x%llx, "
 	       "CPUID 0x%llx, memory map 0x%llx, boot parameters 0x%llx, VMSA "
 	       "0x%llx, VP count 0x%llx, page tables 0x%llx, shared pages "
 	       "0x%llx, heap 0x%llx), entry 0x%llx, C-bit %u",
 	       out, size, (unsigned long long)start,
-	       (unsigned long long)(start + svsm_size),
-	       (unsigned long long)AT(L_SECRETS),
+	       (unsigned long long)svsm_last, (unsigned long long)AT(L_SECRETS),
 	       (unsigned long long)AT(L_CPUID),
 	       (unsigned long long)AT(L_MEMORY_MAP),
 	       (unsigned long long)AT(L_PARAMS), (unsigned long long)AT(L_VMSA),

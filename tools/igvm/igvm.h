@@ -15,7 +15,7 @@
 
 #define IGVM_MAGIC 0x4D564749u /* "IGVM" */
 #define IGVM_FORMAT_VERSION_1 1u
-#define IGVM_PAGE 4096u
+#define IGVM_PAGE 4096ull
 
 struct igvm_fixed_header {
 	uint32_t magic;

@@ -93,7 +93,7 @@ static void write_list(uint64_t list, uint16_t n, uint16_t next,
 	struct svsm_list_hdr hdr = {.entries = n, .next = next};
 
 	(void)sim_mem_write(machine, list, &hdr, sizeof(hdr));
-	(void)sim_mem_write(machine, list + 8, e, n * 8u);
+	(void)sim_mem_write(machine, list + 8, e, (size_t)n * 8u);
 }
 
 static uint16_t read_next(uint64_t list)

@@ -212,7 +212,6 @@ static bool serve_platform_port(int fd)
 	case 30:
 		return write_u32(fd, 0);
 	case MS_ACT_GET_SIGNALED:
-		return read_u32(fd, &v) && write_u32(fd, 0);
 	case MS_SET_FW_HASH:
 	case MS_SET_FW_SVN:
 		return read_u32(fd, &v) && write_u32(fd, 0);

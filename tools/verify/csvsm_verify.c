@@ -306,7 +306,7 @@ int main(int argc, char **argv)
 		usage();
 		return 2;
 	}
-	raw = tool_read_file(report_path, 64 * 1024, &len);
+	raw = tool_read_file(report_path, (size_t)64 * 1024, &len);
 	if (raw == NULL || !report_parse(raw, len, in.report)) {
 		free(raw);
 		return input_error("not a 1184-byte report (raw or hex)",

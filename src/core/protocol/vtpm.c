@@ -43,7 +43,8 @@ static uint32_t vtpm_cmd(struct call_ctx *ctx)
 	uint32_t size;
 	uint32_t len;
 
-	_Static_assert(sizeof(ctx->cpu->scratch) >= 2 * SVSM_VTPM_BUFFER_SIZE,
+	_Static_assert(sizeof(ctx->cpu->scratch) >=
+			       (size_t)2 * SVSM_VTPM_BUFFER_SIZE,
 		       "request and response copies fit the scratch area");
 	if (gpa_val(gpa) == 0) {
 		return SVSM_ERR_INVALID_PARAMETER;

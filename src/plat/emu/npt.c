@@ -32,7 +32,7 @@ void npt_init(void *storage, uint64_t ram_top)
 	uint64_t *pd;
 	uint64_t i;
 
-	CHECK(ram_top <= 4 * 1024 * 1024 * 1024ull);
+	CHECK(ram_top <= 4ull * 1024 * 1024 * 1024);
 	npt_top = ALIGN_UP(ram_top, SPAN_2M);
 	memset(storage, 0, npt_storage_pages(ram_top) * PAGE);
 	pml4 = storage;

@@ -7,6 +7,7 @@
  * change it between two reads) and only the copy is checked and used.
  */
 #include "svsm/check.h"
+#include "svsm/le.h"
 #include "svsm/log.h"
 #include "svsm/plat.h"
 #include "svsm/std.h"
@@ -93,8 +94,8 @@ void ghcb_call(struct ghcb_cpu *g, const struct ghcb_in *in,
 	if (in->buf_len != 0) {
 		memcpy(p + GHCB_OFF_SHARED_BUFFER, in->buf, in->buf_len);
 	}
-	memcpy(p + GHCB_OFF_PROTOCOL_VERSION, &version, 2);
-	memcpy(p + GHCB_OFF_USAGE, &usage, 4);
+	le_put16(p + GHCB_OFF_PROTOCOL_VERSION, version);
+	le_put32(p + GHCB_OFF_USAGE, usage);
 
 	snp_hw_write_ghcb_msr(gpa_val(g->gpa));
 	snp_hw_vmgexit();

@@ -22,7 +22,7 @@
 #include "snp_hv.h"
 #include "snp_hw.h"
 
-#define PAGE 4096u
+#define PAGE SNP_PAGE_SIZE
 #define COM1 0x3F8u
 #define IOIO_OUT8(port)                                                        \
 	(((uint64_t)(port) << SVM_IOIO_PORT_SHIFT) | SVM_IOIO_SZ8 |            \
