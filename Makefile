@@ -17,7 +17,7 @@ include mk/checks.mk
 include mk/emu.mk
 include mk/snp.mk
 
-.PHONY: all setup run run-sim check bench fuzz clean format
+.PHONY: all setup run run-sim check bench fuzz clean format tidy
 
 all: $(HOST_BINS) $(ASAN_BINS) $(FUZZ_TARGETS) $(EMU_FW) $(SNP_FW) \
 	freestanding-check
@@ -39,7 +39,7 @@ run-sim: setup
 check: setup
 	@$(MAKE) --no-print-directory check-all
 
-check-all: format-check banned-check layers-check freestanding-check docs-check \
+check-all: format-check banned-check layers-check tidy freestanding-check docs-check \
 	test test-snp test-asan emu-check vtpm-check attest-check igvm-check \
 	snp-image-check fuzz-smoke
 	@echo "make check: all checks passed"

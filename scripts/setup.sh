@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
 	make gcc libc6-dev           # the build
 	clang libclang-rt-dev        # libFuzzer and sanitizer runtimes
-	clang-format                 # make format-check
+	clang-format clang-tidy      # make format-check, make tidy
 	valgrind                     # make bench (instruction counts)
 	qemu-system-x86              # the emu platform (make run, make check)
 	binutils                     # objcopy, size for the firmware
