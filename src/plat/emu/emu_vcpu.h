@@ -28,6 +28,10 @@ struct emu_vcpu {
 	uint64_t pending_event; /* EVENTINJ for the next VMRUN */
 	uint64_t last_npf_gpa;	/* a #NPF retried without a change */
 	uint64_t exits;
+	/* The VMSA this CPU marked in use at VMRUN, 0 if none: the page the
+	 * host may write (RIP, exit code: the hardware's part of an exit)
+	 * until emu_vcpu_release(). */
+	uint64_t held_gpa;
 };
 
 /** Allocate this CPU's VMCB, host save area and HSAVE page; enable SVM. */
@@ -37,6 +41,13 @@ void emu_cpu_loop(struct emu_cpu *cpu) __attribute__((noreturn));
 /** Run the VMSA at @gpa on this CPU (boot vCPU, AP creation). */
 bool emu_vcpu_load(struct emu_cpu *cpu, uint64_t gpa);
 void emu_vcpu_unload(struct emu_cpu *cpu);
+/**
+ * The VMSA stops being in use: once its exit is handled, or before the
+ * SVSM serves its call (on hardware a VMPL1 VMSA does not run while VMPL0
+ * serves it). After this the host writes nothing to it: DELETE_VCPU may
+ * hand the page back to the guest at any moment.
+ */
+void emu_vcpu_release(struct emu_vcpu *v);
 
 /** Queue exception @vector for the guest. The error code is architecturally
  * delivered; QEMU drops it for vector 29 (docs/emu.md). */

@@ -4,14 +4,16 @@
  * hardware does around a VMPL1 vCPU. Invariants:
  * - the VMSA is the vCPU's state; the VMCB only carries it across one
  *   VMRUN (vcpu_enter / vcpu_leave);
- * - as on hardware, a VMSA is "in use" in the RMP from VMRUN until its
- *   state is saved at #VMEXIT, so DELETE_VCPU from another CPU gets
- *   FAIL_INUSE while it runs, and a VMSA never runs on two CPUs at once;
+ * - a VMSA is "in use" in the RMP from VMRUN until its exit is handled
+ *   (emu_vcpu_release), so DELETE_VCPU from another CPU gets FAIL_INUSE
+ *   while it runs, a VMSA never runs on two CPUs at once, and the exit
+ *   handlers' writes to it (RIP past HLT or VMGEXIT, the exit code: the
+ *   hardware's part of an exit here) never reach a page DELETE_VCPU has
+ *   handed back. A VMGEXIT releases it before the SVSM serves the call,
+ *   as on hardware, where VMPL1's VMSA does not run while VMPL0 does;
  * - before every VMRUN the VMSA passes the hardware's run checks
  *   (vmsa_model_can_run): a VMSA the SVSM has stopped (EFER.SVME clear)
- *   or deleted never runs. Exit handlers may find their VMSA deleted by
- *   another CPU meanwhile; they then write the guest's own register values
- *   into a guest page, and the next run check unloads the vCPU.
+ *   or deleted never runs, and the vCPU is unloaded.
  */
 #include "svsm/check.h"
 #include "svsm/guest_config.h"
@@ -258,16 +260,21 @@ static bool vcpu_begin_run(struct emu_vcpu *v)
 	     (e->flags & RMP_F_IN_USE) == 0;
 	if (ok) {
 		rmp_vmsa_set_in_use(&emu_rmp, v->vmsa_gpa, true);
+		v->held_gpa = v->vmsa_gpa;
 	}
 	emu_rmp_unlock();
 	return ok;
 }
 
-static void vcpu_end_run(struct emu_vcpu *v)
+void emu_vcpu_release(struct emu_vcpu *v)
 {
+	if (v->held_gpa == 0) {
+		return;
+	}
 	emu_rmp_lock();
-	rmp_vmsa_set_in_use(&emu_rmp, v->vmsa_gpa, false);
+	rmp_vmsa_set_in_use(&emu_rmp, v->held_gpa, false);
 	emu_rmp_unlock();
+	v->held_gpa = 0;
 }
 
 static void vcpu_run_once(struct emu_cpu *cpu, struct emu_vcpu *v)
@@ -290,7 +297,6 @@ static void vcpu_run_once(struct emu_cpu *cpu, struct emu_vcpu *v)
 	c->tlb_control = 0;
 	v->exits++;
 	vcpu_leave(v);
-	vcpu_end_run(v);
 	/* An event cut short by the exit (a #NPF while delivering it) is
 	 * delivered again once the exit is handled. */
 	if ((c->exit_int_info & EVENT_VALID) != 0) {
@@ -367,5 +373,6 @@ void emu_cpu_loop(struct emu_cpu *cpu)
 		}
 		vcpu_run_once(cpu, v);
 		vcpu_dispatch(cpu, v);
+		emu_vcpu_release(v);
 	}
 }

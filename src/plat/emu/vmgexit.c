@@ -92,6 +92,7 @@ static enum request_outcome run_vmpl0(struct emu_cpu *cpu, struct emu_vcpu *v)
 	struct svsm_cpu *scpu = cpu_by_apic(cpu->apic_id);
 
 	v->vmsa->guest_exit_code = SVM_EXIT_VMGEXIT;
+	emu_vcpu_release(v);
 	return scpu != NULL ? request_process(scpu) : REQUEST_NO_GUEST;
 }
 
