@@ -10,6 +10,7 @@ FREESTANDING_FLAGS := -std=c11 $(WARNINGS) -Iinclude -ffreestanding \
 .PHONY: format format-check banned-check freestanding-check docs-check
 docs-check: $(BUILD)/libcsvsm_sim.a
 	@scripts/check-docs-example.sh
+	@scripts/check-term-reasons.py
 
 format:
 	clang-format -i $(FORMAT_FILES)
