@@ -12,6 +12,7 @@ FREESTANDING_FLAGS := -std=c11 $(WARNINGS) -Iinclude -ffreestanding \
 docs-check: $(BUILD)/libcsvsm_sim.a
 	@scripts/check-docs-example.sh
 	@scripts/check-docs-paths.py
+	@scripts/check-term-reasons.py
 
 format:
 	clang-format -i $(FORMAT_FILES)

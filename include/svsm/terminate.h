@@ -7,6 +7,8 @@
 #ifndef SVSM_TERMINATE_H
 #define SVSM_TERMINATE_H
 
+#include <stdint.h>
+
 #define TERM_SET_GENERAL 0u
 #define TERM_GENERAL 0u
 #define TERM_PROTOCOL_UNSUPPORTED 1u
@@ -45,5 +47,26 @@
  * #HV doorbell: under Restricted Injection the SVSM asks for none.
  */
 #define TERM_CSVSM_UNEXPECTED_EVENT 10u
+
+/**
+ * Class (b), the one door: the hypervisor misbehaved. Logs at NOTICE the
+ * reason's name, set and code, the function that saw it and the message,
+ * then ends the VM through @term. Core code uses TERMINATE_HV
+ * (plat_terminate); the snp platform passes its GHCB MSR termination
+ * request, which works before its platform is ready.
+ */
+void terminate_hv_via(void (*term)(uint32_t set, uint32_t code), uint32_t set,
+		      uint32_t code, const char *name, const char *func,
+		      const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 6, 7)));
+
+/* The reason is stringified here, so pass a TERM_* name, not a variable. */
+#define TERMINATE_HV_VIA(term, set, reason, fmt, ...)                          \
+	terminate_hv_via((term), (set), (reason), #reason, __func__, fmt,      \
+			 ##__VA_ARGS__)
+/** A csvsm reason (set 3) through plat_terminate (svsm/plat.h). */
+#define TERMINATE_HV(reason, fmt, ...)                                         \
+	terminate_hv_via(plat_terminate, TERM_SET_CSVSM, (reason), #reason,    \
+			 __func__, fmt, ##__VA_ARGS__)
 
 #endif /* SVSM_TERMINATE_H */

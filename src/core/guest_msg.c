@@ -63,7 +63,8 @@ static void wipe_key(const char *why)
 	crypto_wipe(vmpck0, sizeof(vmpck0));
 	have_key = false;
 	pending = false;
-	LOG_ERROR("guest messages: VMPCK0 wiped (%s); attestation is off", why);
+	LOG_NOTICE("guest messages: VMPCK0 wiped (%s); attestation is off",
+		   why);
 }
 
 void guest_msg_init(const uint8_t *key)
@@ -183,22 +184,22 @@ static enum gmsg_status answered(uint64_t ret, uint8_t type, size_t cap,
 		pending = true;
 		pending_type = type;
 		if ((ret >> 32) == PLAT_GREQ_VMM_BUSY) {
-			LOG_ERROR("guest messages: host still busy; request "
-				  "kept for resending");
+			LOG_NOTICE("guest messages: host still busy; request "
+				   "kept for resending");
 			return GMSG_BUSY;
 		}
-		LOG_ERROR("guest messages: request refused, exit_info_2 0x%llx;"
-			  " kept for resending",
-			  (unsigned long long)ret);
+		LOG_NOTICE("guest messages: request refused, exit_info_2 "
+			   "0x%llx; kept for resending",
+			   (unsigned long long)ret);
 		return GMSG_REFUSED;
 	}
 	d = guest_msg_decode(vmpck0, last_seqno + 2, (uint8_t)(type + 1),
 			     rsp_page, cap, len);
 	if (d != GMSG_DECODE_OK) {
-		LOG_ERROR("guest messages: response refused (check %d)",
-			  (int)d);
 		wipe_key("tampered response");
-		plat_terminate(TERM_SET_CSVSM, TERM_CSVSM_GUEST_MSG_TAMPERED);
+		TERMINATE_HV(TERM_CSVSM_GUEST_MSG_TAMPERED,
+			     "guest messages: response refused (check %d)",
+			     (int)d);
 	}
 	pending = false;
 	last_seqno += 2;

@@ -152,7 +152,10 @@ uint32_t core_withdraw_mem(struct call_ctx *ctx)
 		 * if not, the hypervisor changed the RMP behind our back. */
 		if (guestmem_zero(gpa, page_size_bytes(size)) != SVSM_OK ||
 		    page_grant_guest(gpa, size) != SNP_RET_SUCCESS) {
-			plat_terminate(TERM_SET_CSVSM, TERM_CSVSM_RMP_FAILURE);
+			TERMINATE_HV(
+				TERM_CSVSM_RMP_FAILURE,
+				"withdrawn page 0x%llx no longer adjustable",
+				(unsigned long long)gpa_val(gpa));
 		}
 		list[count++] = gpa_val(gpa) |
 				(size == PAGE_2M ? WITHDRAW_ENTRY_SIZE_2M : 0);

@@ -68,13 +68,10 @@ extern const uint8_t emu_guest_image_end[];
 
 void emu_main(uint32_t start_info_pa);
 
-static void boot_fail(const char *why, uint32_t set, uint32_t code)
-	__attribute__((noreturn));
-static void boot_fail(const char *why, uint32_t set, uint32_t code)
-{
-	LOG_ERROR("boot: %s", why);
-	plat_terminate(set, code);
-}
+/* The door (svsm/terminate.h), spelt out so #reason names the reason. */
+#define boot_fail(why, set, reason)                                            \
+	terminate_hv_via(plat_terminate, (set), (reason), #reason, __func__,   \
+			 "boot: %s", (why))
 
 /* RAM from the PVH memory map, clipped to [SVSM base, EMU_RAM_LIMIT). */
 static unsigned boot_ram(uint32_t start_info_pa, struct mem_range *ram,

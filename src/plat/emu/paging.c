@@ -3,7 +3,9 @@
 
 #include "svsm/check.h"
 #include "svsm/mem.h"
+#include "svsm/plat.h"
 #include "svsm/std.h"
+#include "svsm/terminate.h"
 
 #include "arch.h"
 #include "layout.h"
@@ -22,7 +24,8 @@ static uint64_t heap_table(void *ctx)
 
 	(void)ctx;
 	if (t == NULL) {
-		panic("no memory for the SVSM page tables");
+		TERMINATE_HV(TERM_CSVSM_NO_MEMORY,
+			     "emu: no memory for the SVSM page tables");
 	}
 	memset(t, 0, PAGE);
 	return (uint64_t)t;

@@ -63,7 +63,7 @@ void plat_terminate(uint32_t reason_set, uint32_t reason_code)
 	bool panic =
 		reason_set == TERM_SET_CSVSM && reason_code == TERM_CSVSM_PANIC;
 
-	LOG_ERROR("terminate: reason set %u code %u", reason_set, reason_code);
+	LOG_NOTICE("terminate: reason set %u code %u", reason_set, reason_code);
 	outb(EMU_EXIT_PORT, panic ? EMU_EXIT_SVSM_PANIC : EMU_EXIT_SVSM_TERM);
 	halt_forever();
 }

@@ -4,7 +4,9 @@
 #include "svsm/check.h"
 #include "svsm/log.h"
 #include "svsm/mem.h"
+#include "svsm/plat.h"
 #include "svsm/std.h"
+#include "svsm/terminate.h"
 
 #include "arch.h"
 #include "emu_vcpu.h"
@@ -79,7 +81,8 @@ static void *stack_alloc(unsigned order)
 	void *p = page_alloc(order);
 
 	if (p == NULL) {
-		panic("no memory for CPU stacks");
+		TERMINATE_HV(TERM_CSVSM_NO_MEMORY,
+			     "emu: no memory for CPU stacks");
 	}
 	return (uint8_t *)p + ((size_t)4096 << order);
 }

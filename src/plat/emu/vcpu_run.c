@@ -19,7 +19,9 @@
 #include "svsm/guest_config.h"
 #include "svsm/log.h"
 #include "svsm/mem.h"
+#include "svsm/plat.h"
 #include "svsm/std.h"
+#include "svsm/terminate.h"
 #include "svsm/vmsa_model.h"
 
 #include "arch.h"
@@ -43,7 +45,8 @@ static void *zalloc_pages(unsigned order)
 	void *p = page_alloc(order);
 
 	if (p == NULL) {
-		panic("no memory for SVM structures");
+		TERMINATE_HV(TERM_CSVSM_NO_MEMORY,
+			     "emu: no memory for SVM structures");
 	}
 	memset(p, 0, 4096u << order);
 	return p;

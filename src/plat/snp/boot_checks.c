@@ -36,12 +36,12 @@ uint64_t snp_check_sev_status(void)
 	uint64_t s = snp_hw_sev_status();
 
 	if ((s & need) != need || (s & forbid) != 0) {
-		LOG_ERROR(
+		TERMINATE_HV_VIA(
+			ghcb_msr_terminate, TERM_SET_GENERAL,
+			TERM_SNP_FEATURES_UNSUPPORTED,
 			"snp: SEV_STATUS 0x%llx: needs 0x%llx, forbids 0x%llx",
 			(unsigned long long)s, (unsigned long long)need,
 			(unsigned long long)forbid);
-		ghcb_msr_terminate(TERM_SET_GENERAL,
-				   TERM_SNP_FEATURES_UNSUPPORTED);
 	}
 	return s;
 }
@@ -53,7 +53,9 @@ void snp_check_vmpl0(gpa_t own_page)
 	 * nowhere else. @own_page is validated SVSM memory; VMPL1 keeps no
 	 * rights to it. */
 	if (plat_rmpadjust(own_page, PAGE_4K, 1) != SNP_RET_SUCCESS) {
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_NOT_VMPL0);
+		SNP_TERMINATE_HV(TERM_CSVSM_NOT_VMPL0,
+				 "snp: RMPADJUST of VMPL1 refused: the SVSM"
+				 " is not at VMPL0");
 	}
 }
 

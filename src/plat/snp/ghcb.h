@@ -30,6 +30,10 @@ void ghcb_msr_psc(gpa_t gpa, bool to_private);
 /** Run the guest's VMPL on this CPU (returns when it exits to VMPL0). */
 void ghcb_msr_run_vmpl(unsigned vmpl);
 void ghcb_msr_terminate(uint32_t set, uint32_t code) __attribute__((noreturn));
+/* Class (b) on snp: the one door (svsm/terminate.h), through the MSR. */
+#define SNP_TERMINATE_HV(reason, fmt, ...)                                     \
+	terminate_hv_via(ghcb_msr_terminate, TERM_SET_CSVSM, (reason),         \
+			 #reason, __func__, fmt, ##__VA_ARGS__)
 
 /* --- GHCB page protocol, one page per CPU --- */
 

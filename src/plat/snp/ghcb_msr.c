@@ -30,10 +30,10 @@ static uint64_t msr_expect(uint64_t req, uint64_t resp, const char *what)
 	uint64_t v = msr_call(req);
 
 	if (GHCB_MSR_INFO(v) != resp) {
-		LOG_ERROR("ghcb: %s: response code 0x%llx, not 0x%llx", what,
-			  (unsigned long long)GHCB_MSR_INFO(v),
-			  (unsigned long long)resp);
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_GHCB_RESPONSE);
+		SNP_TERMINATE_HV(TERM_CSVSM_GHCB_RESPONSE,
+				 "ghcb: %s: response code 0x%llx, not 0x%llx",
+				 what, (unsigned long long)GHCB_MSR_INFO(v),
+				 (unsigned long long)resp);
 	}
 	return v;
 }
@@ -53,13 +53,16 @@ unsigned ghcb_msr_negotiate(void)
 
 	if (GHCB_SEV_INFO_MIN(v) > GHCB_VERSION_SNP ||
 	    GHCB_SEV_INFO_MAX(v) < GHCB_VERSION_SNP) {
-		LOG_ERROR("ghcb: hypervisor speaks versions %llu..%llu, not 2",
-			  (unsigned long long)GHCB_SEV_INFO_MIN(v),
-			  (unsigned long long)GHCB_SEV_INFO_MAX(v));
-		ghcb_msr_terminate(TERM_SET_GENERAL, TERM_PROTOCOL_UNSUPPORTED);
+		TERMINATE_HV_VIA(ghcb_msr_terminate, TERM_SET_GENERAL,
+				 TERM_PROTOCOL_UNSUPPORTED,
+				 "ghcb: hypervisor speaks versions %llu..%llu,"
+				 " not 2",
+				 (unsigned long long)GHCB_SEV_INFO_MIN(v),
+				 (unsigned long long)GHCB_SEV_INFO_MAX(v));
 	}
 	if (cbit < CBIT_MIN || cbit > CBIT_MAX) {
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_GHCB_RESPONSE);
+		SNP_TERMINATE_HV(TERM_CSVSM_GHCB_RESPONSE,
+				 "ghcb: C-bit position %u out of range", cbit);
 	}
 	return cbit;
 }
@@ -73,11 +76,11 @@ uint64_t ghcb_msr_hv_features(void)
 					      "hypervisor features"));
 
 	if ((f & need) != need) {
-		LOG_ERROR("ghcb: hypervisor features 0x%llx lack 0x%llx",
-			  (unsigned long long)f,
-			  (unsigned long long)(need & ~f));
-		ghcb_msr_terminate(TERM_SET_GENERAL,
-				   TERM_SNP_FEATURES_UNSUPPORTED);
+		TERMINATE_HV_VIA(ghcb_msr_terminate, TERM_SET_GENERAL,
+				 TERM_SNP_FEATURES_UNSUPPORTED,
+				 "ghcb: hypervisor features 0x%llx lack 0x%llx",
+				 (unsigned long long)f,
+				 (unsigned long long)(need & ~f));
 	}
 	return f;
 }
@@ -89,10 +92,11 @@ void ghcb_msr_register(gpa_t gpa)
 				GHCB_MSR_REG_GPA_RESP, "GHCB registration");
 
 	if (GHCB_MSR_DATA(v) != gfn) {
-		LOG_ERROR("ghcb: registration echoed GFN 0x%llx, not 0x%llx",
-			  (unsigned long long)GHCB_MSR_DATA(v),
-			  (unsigned long long)gfn);
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_GHCB_RESPONSE);
+		SNP_TERMINATE_HV(TERM_CSVSM_GHCB_RESPONSE,
+				 "ghcb: registration echoed GFN 0x%llx,"
+				 " not 0x%llx",
+				 (unsigned long long)GHCB_MSR_DATA(v),
+				 (unsigned long long)gfn);
 	}
 }
 
@@ -104,10 +108,11 @@ void ghcb_msr_psc(gpa_t gpa, bool to_private)
 				GHCB_MSR_PSC_RESP, "page state change");
 
 	if ((v >> 32) != 0) {
-		LOG_ERROR("ghcb: page state change of 0x%llx failed: 0x%llx",
-			  (unsigned long long)gpa_val(gpa),
-			  (unsigned long long)(v >> 32));
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_PSC_FAILED);
+		SNP_TERMINATE_HV(TERM_CSVSM_PSC_FAILED,
+				 "ghcb: page state change of 0x%llx failed:"
+				 " 0x%llx",
+				 (unsigned long long)gpa_val(gpa),
+				 (unsigned long long)(v >> 32));
 	}
 }
 
@@ -117,6 +122,8 @@ void ghcb_msr_run_vmpl(unsigned vmpl)
 				"run VMPL");
 
 	if ((v >> 32) != 0) {
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_RUN_VMPL_REFUSED);
+		SNP_TERMINATE_HV(TERM_CSVSM_RUN_VMPL_REFUSED,
+				 "ghcb: run VMPL %u refused: 0x%llx", vmpl,
+				 (unsigned long long)(v >> 32));
 	}
 }

@@ -33,11 +33,10 @@ static uint64_t get64(const uint8_t *copy, unsigned off)
 	return v;
 }
 
-static void broken(const char *what)
-{
-	LOG_ERROR("ghcb: reply broke the protocol: %s", what);
-	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_GHCB_RESPONSE);
-}
+/* A macro, so the door names the function that saw the broken reply. */
+#define broken(what)                                                           \
+	SNP_TERMINATE_HV(TERM_CSVSM_GHCB_RESPONSE,                             \
+			 "ghcb: reply broke the protocol: %s", (what))
 
 void ghcb_cpu_init(struct ghcb_cpu *g, gpa_t gpa)
 {
@@ -55,7 +54,9 @@ void ghcb_cpu_init(struct ghcb_cpu *g, gpa_t gpa)
 	g->page = snp_hw_map_shared(gpa);
 	if (g->page == NULL) {
 		/* Reported shared, yet not mappable as shared: a lie. */
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_PSC_FAILED);
+		SNP_TERMINATE_HV(TERM_CSVSM_PSC_FAILED,
+				 "ghcb: GHCB 0x%llx not mappable as shared",
+				 (unsigned long long)gpa_val(gpa));
 	}
 	memset(g->page, 0, GHCB_PAGE_SIZE);
 }
@@ -135,7 +136,9 @@ void ghcb_run_vmpl(struct ghcb_cpu *g, unsigned vmpl)
 
 	ghcb_call(g, &in, &out);
 	if (out.info2 != 0) {
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_RUN_VMPL_REFUSED);
+		SNP_TERMINATE_HV(TERM_CSVSM_RUN_VMPL_REFUSED,
+				 "ghcb: run VMPL %u refused: 0x%llx", vmpl,
+				 (unsigned long long)out.info2);
 	}
 }
 

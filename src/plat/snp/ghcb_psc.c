@@ -30,11 +30,10 @@ struct psc_buf {
 	uint64_t entry[PSC_BATCH];
 };
 
-static void psc_failed(const char *what)
-{
-	LOG_ERROR("ghcb: page state change: %s", what);
-	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_PSC_FAILED);
-}
+/* A macro, so the door names the function that saw the failure. */
+#define psc_failed(what)                                                       \
+	SNP_TERMINATE_HV(TERM_CSVSM_PSC_FAILED, "ghcb: page state change: %s", \
+			 (what))
 
 static void psc_batch(struct ghcb_cpu *g, const uint64_t *e, unsigned n)
 {

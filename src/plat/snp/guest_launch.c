@@ -84,13 +84,10 @@ const char *snp_boot_ram(const struct csvsm_boot_params *p, const uint8_t *map,
 	return why != NULL ? why : snp_launch_ram(p, ram, max, n);
 }
 
-static void launch_failed(const char *why, uint32_t code)
-	__attribute__((noreturn));
-static void launch_failed(const char *why, uint32_t code)
-{
-	LOG_ERROR("snp: guest firmware: %s", why);
-	ghcb_msr_terminate(TERM_SET_CSVSM, code);
-}
+/* The door (SNP_TERMINATE_HV), spelt out so #reason names the reason. */
+#define launch_failed(why, reason)                                             \
+	terminate_hv_via(ghcb_msr_terminate, TERM_SET_CSVSM, (reason),         \
+			 #reason, __func__, "snp: guest firmware: %s", (why))
 
 /* Give the guest VMPL @perms (0: everything) on [@base, @base + @size). */
 static void grant(uint64_t base, uint64_t size, uint64_t perms)

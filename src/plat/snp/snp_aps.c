@@ -31,8 +31,8 @@ void *snp_ap_page(unsigned order, unsigned i)
 	void *p = page_alloc(order);
 
 	if (p == NULL) {
-		LOG_ERROR("snp: no memory for AP %u", i);
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_NO_MEMORY);
+		SNP_TERMINATE_HV(TERM_CSVSM_NO_MEMORY,
+				 "snp: no memory for AP %u", i);
 	}
 	memset(p, 0, (size_t)4096 << order);
 	return p;

@@ -17,10 +17,11 @@ void snp_hv_doorbell_register(struct ghcb_cpu *g, gpa_t gpa)
 	ghcb_call(g, &in, &out); /* a refusal is a non-zero result */
 	if (out.info2 != gpa_val(gpa)) {
 		/* The GPA the hypervisor says it uses must be ours. */
-		LOG_ERROR("snp: #HV doorbell registered at 0x%llx, not 0x%llx",
-			  (unsigned long long)out.info2,
-			  (unsigned long long)gpa_val(gpa));
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_GHCB_RESPONSE);
+		SNP_TERMINATE_HV(TERM_CSVSM_GHCB_RESPONSE,
+				 "snp: #HV doorbell registered at 0x%llx,"
+				 " not 0x%llx",
+				 (unsigned long long)out.info2,
+				 (unsigned long long)gpa_val(gpa));
 	}
 }
 
@@ -34,7 +35,8 @@ void snp_hv_handle(uint8_t *doorbell)
 	if ((events & (HVDB_VECTOR_MASK | HVDB_NMI | HVDB_MC)) == 0) {
 		return; /* spurious: nothing pending */
 	}
-	LOG_ERROR("snp: #HV signalled events 0x%x; the SVSM asks for none",
-		  events);
-	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_UNEXPECTED_EVENT);
+	SNP_TERMINATE_HV(TERM_CSVSM_UNEXPECTED_EVENT,
+			 "snp: #HV signalled events 0x%x; the SVSM asks for"
+			 " none",
+			 events);
 }

@@ -37,8 +37,7 @@ struct snp_platform *snp_platform(void)
 
 void snp_bad_boot(const char *why)
 {
-	LOG_ERROR("snp: boot: %s", why);
-	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_BAD_BOOT_INFO);
+	SNP_TERMINATE_HV(TERM_CSVSM_BAD_BOOT_INFO, "snp: boot: %s", why);
 }
 
 void snp_cpu_online(struct snp_cpu *c)
@@ -47,7 +46,10 @@ void snp_cpu_online(struct snp_cpu *c)
 	snp_make_shared(&c->ghcb, c->doorbell_gpa, 1);
 	c->doorbell = snp_hw_map_shared(c->doorbell_gpa);
 	if (c->doorbell == NULL) {
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_PSC_FAILED);
+		SNP_TERMINATE_HV(TERM_CSVSM_PSC_FAILED,
+				 "snp: #HV doorbell page 0x%llx not mappable"
+				 " as shared",
+				 (unsigned long long)gpa_val(c->doorbell_gpa));
 	}
 	snp_hv_doorbell_register(&c->ghcb, c->doorbell_gpa);
 	c->online = true;
@@ -117,7 +119,9 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	};
 	if (snp.greq.req == NULL || snp.greq.rsp == NULL ||
 	    snp.greq.certs == NULL) {
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_PSC_FAILED);
+		SNP_TERMINATE_HV(TERM_CSVSM_PSC_FAILED,
+				 "snp: guest message pages not mappable as"
+				 " shared");
 	}
 	snp.ready = true;
 	for (i = 0; i < cpu_count; i++) {
@@ -152,7 +156,9 @@ void snp_hv_entry(void)
 	/* An #HV before this CPU registered its doorbell page: nothing
 	 * the SVSM asked for can be pending. */
 	if (c == NULL || !c->online) {
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_UNEXPECTED_EVENT);
+		SNP_TERMINATE_HV(TERM_CSVSM_UNEXPECTED_EVENT,
+				 "snp: #HV before the doorbell was"
+				 " registered");
 	}
 	snp_hv_handle(c->doorbell);
 }

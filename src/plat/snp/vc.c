@@ -87,18 +87,14 @@ bool snp_cpuid_lookup(const struct snp_cpuid_table *t, uint32_t leaf,
 	return range != NULL && leaf <= range->eax;
 }
 
-static __attribute__((noreturn)) void unexpected(uint64_t exit_code)
-{
-	LOG_ERROR("snp: #VC for exit 0x%llx, which the SVSM never causes",
-		  (unsigned long long)exit_code);
-	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_UNEXPECTED_VC);
-}
-
-static __attribute__((noreturn)) void broken(const char *what)
-{
-	LOG_ERROR("snp: #VC reply: %s", what);
-	ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_GHCB_RESPONSE);
-}
+/* Macros, so the door names the function that saw it. */
+#define unexpected(exit_code)                                                  \
+	SNP_TERMINATE_HV(TERM_CSVSM_UNEXPECTED_VC,                             \
+			 "snp: #VC for exit 0x%llx, which the SVSM never"      \
+			 " causes",                                            \
+			 (unsigned long long)(exit_code))
+#define broken(what)                                                           \
+	SNP_TERMINATE_HV(TERM_CSVSM_GHCB_RESPONSE, "snp: #VC reply: %s", (what))
 
 static void vc_cpuid(const struct snp_cpuid_table *t, struct vc_regs *r)
 {

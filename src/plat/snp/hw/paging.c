@@ -68,9 +68,9 @@ uint64_t snp_fw_paging_init(unsigned cbit, const struct csvsm_boot_params *p,
 				  : "no page for the PML4";
 
 	if (why != NULL) {
-		LOG_ERROR("snp: page tables (pool of %u pages): %s", POOL_PAGES,
-			  why);
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_NO_MEMORY);
+		SNP_TERMINATE_HV(TERM_CSVSM_NO_MEMORY,
+				 "snp: page tables (pool of %u pages): %s",
+				 POOL_PAGES, why);
 	}
 	region_base = l.region_base;
 	region_end = l.region_end;

@@ -55,7 +55,8 @@ static void vc(struct trap_frame *f)
 	if (b->vc_depth != 0) {
 		/* The handler's own stack is being reused: nothing on it
 		 * can be trusted any more. */
-		ghcb_msr_terminate(TERM_SET_CSVSM, TERM_CSVSM_UNEXPECTED_VC);
+		SNP_TERMINATE_HV(TERM_CSVSM_UNEXPECTED_VC,
+				 "snp: #VC inside the #VC handler");
 	}
 	b->vc_depth++;
 	/* The instruction is the SVSM's own text (read-only, ours): the
