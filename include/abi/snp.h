@@ -21,16 +21,24 @@
 #define RMP_PG_SIZE_4K 0u
 #define RMP_PG_SIZE_2M 1u
 
-/* PVALIDATE / RMPADJUST EAX results (APM vol. 3). */
-#define SNP_RET_SUCCESS 0u
-#define SNP_RET_FAIL_INPUT 1u
-#define SNP_RET_FAIL_PERMISSION 2u
-#define SNP_RET_FAIL_INUSE 3u
-#define SNP_RET_FAIL_SIZEMISMATCH 6u
-/* RMPUPDATE: a 4 KiB update inside a 2 MiB entry (or the reverse); Linux
- * arch/x86/include/asm/sev.h RMPUPDATE_FAIL_OVERLAP (4, as the spec notes'
- * host-only results say). Never a PVALIDATE/RMPADJUST result. */
-#define SNP_RET_FAIL_OVERLAP 4u
+/*
+ * PVALIDATE / RMPADJUST EAX results (APM vol. 3), and the RMP operations
+ * of the models. A type of its own, apart from the guest's result codes
+ * (enum svsm_result): core_rmp_result() is the one mapping. Hardware may
+ * return other values; the enum holds any 32-bit EAX.
+ */
+enum snp_ret {
+	SNP_RET_SUCCESS = 0,
+	SNP_RET_FAIL_INPUT = 1,
+	SNP_RET_FAIL_PERMISSION = 2,
+	SNP_RET_FAIL_INUSE = 3,
+	/* RMPUPDATE: a 4 KiB update inside a 2 MiB entry (or the reverse);
+	 * Linux arch/x86/include/asm/sev.h RMPUPDATE_FAIL_OVERLAP. Never a
+	 * PVALIDATE/RMPADJUST result. */
+	SNP_RET_FAIL_OVERLAP = 4,
+	SNP_RET_FAIL_SIZEMISMATCH = 6,
+	SNP_RET_EAX_MAX = 0xFFFFFFFFu,
+};
 
 /* RMPADJUST RDX attributes (APM vol. 3). */
 #define RMPADJUST_VMPL_MASK 0xFFull   /* [7:0] target VMPL */

@@ -31,39 +31,48 @@
 #define SVSM_CORE_QUERY_PROTOCOL 6u
 #define SVSM_CORE_CONFIGURE_VTOM 7u
 
-/* Result codes, 58019 Table 4. Only RAX[31:0] is significant. */
-#define SVSM_SUCCESS 0x00000000u
-#define SVSM_ERR_INCOMPLETE 0x80000000u
-#define SVSM_ERR_UNSUPPORTED_PROTOCOL 0x80000001u
-#define SVSM_ERR_UNSUPPORTED_CALL 0x80000002u
-#define SVSM_ERR_INVALID_ADDRESS 0x80000003u
-#define SVSM_ERR_INVALID_FORMAT 0x80000004u
-#define SVSM_ERR_INVALID_PARAMETER 0x80000005u
-#define SVSM_ERR_INVALID_REQUEST 0x80000006u
-#define SVSM_ERR_BUSY 0x80000007u
-
-/* Protocol-defined errors start here (58019 Table 4). */
-#define SVSM_ERR_PROTOCOL_BASE 0x80001000u
-
 /*
- * Core-protocol errors (58019 sections 6.2 and 6.4): 0x8000_1000 + the EAX
- * value of a failed PVALIDATE or RMPADJUST, plus two software codes.
+ * Result codes, 58019 Table 4: what a call returns to the guest in RAX
+ * (only RAX[31:0] is significant). A type of its own, so the compiler
+ * (-Wenum-conversion) refuses an internal error (enum svsm_err) or an
+ * instruction's EAX (enum snp_ret) where a result is due; the mappings
+ * are err_to_result() and core_rmp_result() (svsm/err.h). Values past
+ * INT_MAX make the enum unsigned, as the wire value is.
  */
-#define SVSM_PVALIDATE_FAIL_INPUT 0x80001001u
-#define SVSM_PVALIDATE_FAIL_PERMISSION 0x80001002u
-#define SVSM_ERR_FAIL_INUSE 0x80001003u
-#define SVSM_PVALIDATE_FAIL_SIZEMISMATCH 0x80001006u
-#define SVSM_PVALIDATE_FAIL_UNCHANGED 0x80001010u
-#define SVSM_PVALIDATE_FAIL_UNKNOWN 0x80001011u
+enum svsm_result {
+	SVSM_SUCCESS = 0x00000000u,
+	SVSM_ERR_INCOMPLETE = 0x80000000u,
+	SVSM_ERR_UNSUPPORTED_PROTOCOL = 0x80000001u,
+	SVSM_ERR_UNSUPPORTED_CALL = 0x80000002u,
+	SVSM_ERR_INVALID_ADDRESS = 0x80000003u,
+	SVSM_ERR_INVALID_FORMAT = 0x80000004u,
+	SVSM_ERR_INVALID_PARAMETER = 0x80000005u,
+	SVSM_ERR_INVALID_REQUEST = 0x80000006u,
+	SVSM_ERR_BUSY = 0x80000007u,
+	/* Protocol-defined errors start here (58019 Table 4). */
+	SVSM_ERR_PROTOCOL_BASE = 0x80001000u,
+	/*
+	 * Core-protocol errors (58019 sections 6.2 and 6.4): 0x8000_1000 +
+	 * the EAX of a failed PVALIDATE or RMPADJUST, plus two software
+	 * codes.
+	 */
+	SVSM_PVALIDATE_FAIL_INPUT = 0x80001001u,
+	SVSM_PVALIDATE_FAIL_PERMISSION = 0x80001002u,
+	SVSM_ERR_FAIL_INUSE = 0x80001003u,
+	SVSM_PVALIDATE_FAIL_SIZEMISMATCH = 0x80001006u,
+	SVSM_PVALIDATE_FAIL_UNCHANGED = 0x80001010u,
+	SVSM_PVALIDATE_FAIL_UNKNOWN = 0x80001011u,
+	/* 0x4000_0000 + N: SVSM_RESULT_NEED_MEMORY(N) below. */
+	SVSM_RESULT_NEED_MEMORY_BASE = 0x40000000u,
+};
 
 /*
  * 0x4000_0000 - 0x7FFF_FFFF: the SVSM needs more memory; [29:0] is the number
  * of 4 KiB pages the guest should lend with DEPOSIT_MEM (58019 Table 4).
  */
-#define SVSM_RESULT_NEED_MEMORY_BASE 0x40000000u
 #define SVSM_RESULT_NEED_MEMORY_MASK 0x3FFFFFFFu
 #define SVSM_RESULT_NEED_MEMORY(pages)                                         \
-	(SVSM_RESULT_NEED_MEMORY_BASE |                                        \
-	 ((uint32_t)(pages)&SVSM_RESULT_NEED_MEMORY_MASK))
+	((enum svsm_result)(SVSM_RESULT_NEED_MEMORY_BASE |                     \
+			    ((uint32_t)(pages)&SVSM_RESULT_NEED_MEMORY_MASK)))
 
 #endif /* ABI_SVSM_CALL_H */

@@ -34,6 +34,7 @@ const uint8_t *service_manifest(const uint8_t guid[16], uint32_t version,
  * nonce within one page, page-aligned output buffers, manifest version 0.
  * Returns SVSM_SUCCESS or the result code for the guest.
  */
-uint32_t attest_request_check(const struct svsm_attest_req *req, bool single);
+enum svsm_result attest_request_check(const struct svsm_attest_req *req,
+				      bool single);
 
 #endif /* SVSM_ATTEST_H */

@@ -10,6 +10,9 @@
 
 #include <stdint.h>
 
+#include "abi/snp.h"
+#include "abi/svsm_call.h"
+
 /** Internal result of an SVSM operation. */
 enum svsm_err {
 	SVSM_OK = 0,
@@ -28,8 +31,8 @@ enum svsm_err {
 };
 
 /** The guest result code for @err (src/core/err.c). */
-uint32_t err_to_result(enum svsm_err err);
+enum svsm_result err_to_result(enum svsm_err err);
 /** Map a PVALIDATE/RMPADJUST EAX to the core protocol's result code. */
-uint32_t core_rmp_result(uint32_t eax);
+enum svsm_result core_rmp_result(enum snp_ret eax);
 
 #endif /* SVSM_ERR_H */

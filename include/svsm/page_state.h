@@ -13,19 +13,20 @@
 
 #include "svsm/addr.h"
 
-uint32_t page_pvalidate(gpa_t gpa, enum page_size size, bool validate,
-			bool *unchanged);
+enum snp_ret page_pvalidate(gpa_t gpa, enum page_size size, bool validate,
+			    bool *unchanged);
 /**
  * Grant the guest VMPL read, write and execute and clear the VMSA bit, in
  * one RMPADJUST (FAIL_INUSE while the VMSA runs): either the page is the
  * guest's again or nothing changed.
  */
-uint32_t page_grant_guest(gpa_t gpa, enum page_size size);
+enum snp_ret page_grant_guest(gpa_t gpa, enum page_size size);
 /** Grant the guest VMPL exactly @perms (RMPADJUST_READ | ...). */
-uint32_t page_grant_guest_perms(gpa_t gpa, enum page_size size, uint64_t perms);
+enum snp_ret page_grant_guest_perms(gpa_t gpa, enum page_size size,
+				    uint64_t perms);
 /** Remove every permission of every VMPL from the guest's to 3; flush. */
-uint32_t page_revoke_guest(gpa_t gpa, enum page_size size);
+enum snp_ret page_revoke_guest(gpa_t gpa, enum page_size size);
 /** Set the VMSA bit, leaving the guest VMPL @perms (RMPADJUST_READ or 0). */
-uint32_t page_make_vmsa(gpa_t gpa, uint64_t perms);
+enum snp_ret page_make_vmsa(gpa_t gpa, uint64_t perms);
 
 #endif /* SVSM_PAGE_STATE_H */

@@ -20,15 +20,15 @@
  * when the Validated bit already had the requested value. A fault is
  * reported as SNP_RET_FAIL_INPUT.
  */
-uint32_t plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
-			bool *unchanged);
+enum snp_ret plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
+			    bool *unchanged);
 
 /**
  * Execute RMPADJUST at VMPL0 on @gpa with RDX = @attrs (target VMPL,
  * permission mask, VMSA bit). Returns EAX (SNP_RET_*); faults are
  * SNP_RET_FAIL_INPUT.
  */
-uint32_t plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs);
+enum snp_ret plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs);
 
 /** Flush guest TLB entries after permissions were reduced. */
 void plat_flush_guest_tlb(void);

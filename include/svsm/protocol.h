@@ -32,21 +32,21 @@ struct protocol_version_range {
 };
 
 /** Dispatch on RAX[63:32] then RAX[31:0]; returns the result code. */
-uint32_t protocol_dispatch(struct call_ctx *ctx);
+enum svsm_result protocol_dispatch(struct call_ctx *ctx);
 /** The protocols QUERY_PROTOCOL reports and dispatch serves (registry.c). */
 const struct protocol_version_range *protocol_offered(uint32_t protocol);
 
-uint32_t core_protocol_handle(struct call_ctx *ctx);
-uint32_t core_remap_ca(struct call_ctx *ctx);
-uint32_t core_pvalidate(struct call_ctx *ctx);
-uint32_t core_create_vcpu(struct call_ctx *ctx);
-uint32_t core_delete_vcpu(struct call_ctx *ctx);
-uint32_t core_deposit_mem(struct call_ctx *ctx);
-uint32_t core_withdraw_mem(struct call_ctx *ctx);
-uint32_t core_query_protocol(struct call_ctx *ctx);
-uint32_t core_configure_vtom(struct call_ctx *ctx);
+enum svsm_result core_protocol_handle(struct call_ctx *ctx);
+enum svsm_result core_remap_ca(struct call_ctx *ctx);
+enum svsm_result core_pvalidate(struct call_ctx *ctx);
+enum svsm_result core_create_vcpu(struct call_ctx *ctx);
+enum svsm_result core_delete_vcpu(struct call_ctx *ctx);
+enum svsm_result core_deposit_mem(struct call_ctx *ctx);
+enum svsm_result core_withdraw_mem(struct call_ctx *ctx);
+enum svsm_result core_query_protocol(struct call_ctx *ctx);
+enum svsm_result core_configure_vtom(struct call_ctx *ctx);
 
-uint32_t attest_protocol_handle(struct call_ctx *ctx);
-uint32_t vtpm_protocol_handle(struct call_ctx *ctx);
+enum svsm_result attest_protocol_handle(struct call_ctx *ctx);
+enum svsm_result vtpm_protocol_handle(struct call_ctx *ctx);
 
 #endif /* SVSM_PROTOCOL_H */

@@ -64,14 +64,14 @@ void rmp_init(struct rmp *rmp, struct rmp_entry *storage, uint64_t page_count);
 /* Hypervisor and PSP operations. Each returns an SNP_RET_* code. A 4 KiB
  * RMPUPDATE inside a 2 MiB entry is SNP_RET_FAIL_OVERLAP, as on hardware. */
 /** RMPUPDATE to guest-owned (private): not validated, no VMPL1-3 access. */
-uint32_t rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m);
+enum snp_ret rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m);
 /** RMPUPDATE to hypervisor-owned (shared). */
-uint32_t rmp_hv_unassign(struct rmp *rmp, uint64_t gpa, bool size_2m);
+enum snp_ret rmp_hv_unassign(struct rmp *rmp, uint64_t gpa, bool size_2m);
 /** PSMASH: split a 2 MiB entry into 512 4 KiB entries, state kept. */
-uint32_t rmp_hv_psmash(struct rmp *rmp, uint64_t gpa);
+enum snp_ret rmp_hv_psmash(struct rmp *rmp, uint64_t gpa);
 /** SNP_LAUNCH_UPDATE: assigned and validated, VMPL0-only. A 2 MiB entry
  * holding @gpa is smashed first (the other pages keep their state). */
-uint32_t rmp_launch_page(struct rmp *rmp, uint64_t gpa);
+enum snp_ret rmp_launch_page(struct rmp *rmp, uint64_t gpa);
 /** Mark a VMSA page running (VMRUN) or stopped (#VMEXIT). */
 void rmp_vmsa_set_in_use(struct rmp *rmp, uint64_t gpa, bool in_use);
 
@@ -99,15 +99,15 @@ uint32_t rmp_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
  * #NPF with SIZEM at @gpa, as KVM's sev_handle_rmp_fault(): PSMASH the
  * 2 MiB entry that holds @gpa, so the guest can re-execute. SNP_RET_*.
  */
-uint32_t rmp_hv_npf_sizem(struct rmp *rmp, uint64_t gpa);
+enum snp_ret rmp_hv_npf_sizem(struct rmp *rmp, uint64_t gpa);
 /**
  * A page-state change (GHCB PSC) of one 4 KiB page or one 2 MiB range:
  * RMPUPDATE to private or shared. A 4 KiB change inside a 2 MiB entry
  * PSMASHes it first, as KVM does (sev_gmem_invalidate(),
  * snp_rmptable_psmash()); the other 511 pages keep their state.
  */
-uint32_t rmp_hv_page_state(struct rmp *rmp, uint64_t gpa, bool size_2m,
-			   bool to_private);
+enum snp_ret rmp_hv_page_state(struct rmp *rmp, uint64_t gpa, bool size_2m,
+			       bool to_private);
 
 /*
  * PVALIDATE and RMPADJUST as the guest sees them complete under an honest
@@ -115,11 +115,11 @@ uint32_t rmp_hv_page_state(struct rmp *rmp, uint64_t gpa, bool size_2m,
  * re-executed. Return EAX (SNP_RET_*), never RMP_NPF_SIZEM: a fault the
  * hypervisor cannot resolve is FAIL_INPUT, as every other fault.
  */
-uint32_t rmp_guest_pvalidate(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
-			     unsigned page_size, bool validate,
-			     bool *unchanged);
-uint32_t rmp_guest_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
-			     unsigned page_size, uint64_t attrs);
+enum snp_ret rmp_guest_pvalidate(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
+				 unsigned page_size, bool validate,
+				 bool *unchanged);
+enum snp_ret rmp_guest_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
+				 unsigned page_size, uint64_t attrs);
 /** PVALIDATE is a VMPL0 instruction: at any other VMPL it faults. */
 bool rmp_pvalidate_faults_at(unsigned vmpl);
 

@@ -10,7 +10,7 @@
 #include "abi/svsm_call.h"
 
 /* 58019 sections 6.2 and 6.4: 0x8000_1000 + EAX, 0x8000_1011 above 0xF. */
-uint32_t core_rmp_result(uint32_t eax)
+enum svsm_result core_rmp_result(enum snp_ret eax)
 {
 	if (eax == SNP_RET_SUCCESS) {
 		return SVSM_SUCCESS;
@@ -22,7 +22,7 @@ uint32_t core_rmp_result(uint32_t eax)
 }
 
 /* The one mapping from internal errors to guest result codes. */
-uint32_t err_to_result(enum svsm_err err)
+enum svsm_result err_to_result(enum svsm_err err)
 {
 	switch (err) {
 	case SVSM_OK:

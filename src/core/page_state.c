@@ -6,29 +6,30 @@
 
 #include "abi/snp.h"
 
-uint32_t page_pvalidate(gpa_t gpa, enum page_size size, bool validate,
-			bool *unchanged)
+enum snp_ret page_pvalidate(gpa_t gpa, enum page_size size, bool validate,
+			    bool *unchanged)
 {
 	return plat_pvalidate(gpa, size, validate, unchanged);
 }
 
-uint32_t page_grant_guest_perms(gpa_t gpa, enum page_size size, uint64_t perms)
+enum snp_ret page_grant_guest_perms(gpa_t gpa, enum page_size size,
+				    uint64_t perms)
 {
 	return plat_rmpadjust(
 		gpa, size, svsm_guest_vmpl() | (perms & RMPADJUST_PERM_MASK));
 }
 
-uint32_t page_grant_guest(gpa_t gpa, enum page_size size)
+enum snp_ret page_grant_guest(gpa_t gpa, enum page_size size)
 {
 	return page_grant_guest_perms(gpa, size, RMPADJUST_RWX);
 }
 
-uint32_t page_revoke_guest(gpa_t gpa, enum page_size size)
+enum snp_ret page_revoke_guest(gpa_t gpa, enum page_size size)
 {
 	unsigned vmpl;
 
 	for (vmpl = svsm_guest_vmpl(); vmpl < SNP_VMPL_COUNT; vmpl++) {
-		uint32_t rc = plat_rmpadjust(gpa, size, vmpl);
+		enum snp_ret rc = plat_rmpadjust(gpa, size, vmpl);
 
 		if (rc != SNP_RET_SUCCESS) {
 			return rc;
@@ -39,7 +40,7 @@ uint32_t page_revoke_guest(gpa_t gpa, enum page_size size)
 	return SNP_RET_SUCCESS;
 }
 
-uint32_t page_make_vmsa(gpa_t gpa, uint64_t perms)
+enum snp_ret page_make_vmsa(gpa_t gpa, uint64_t perms)
 {
 	return plat_rmpadjust(gpa, PAGE_4K,
 			      svsm_guest_vmpl() | perms | RMPADJUST_VMSA);

@@ -42,7 +42,7 @@ enum request_outcome request_process(struct svsm_cpu *cpu)
 	struct snp_vmsa *vmsa;
 	uint8_t pending = 0;
 	uint64_t efer;
-	uint32_t result;
+	enum svsm_result result;
 
 	owner_lock();
 	v = cpu->guest;

@@ -119,8 +119,8 @@ static void rmp_set_all(struct rmp *rmp, uint64_t first, uint64_t count,
 /* RMPUPDATE of a span to @e; refused while a page of it runs as a VMSA.
  * A 4 KiB RMPUPDATE inside a 2 MiB entry is FAIL_OVERLAP, as on hardware
  * (Linux's RMPUPDATE_FAIL_OVERLAP): the hypervisor must PSMASH first. */
-static uint32_t rmp_hv_update(struct rmp *rmp, uint64_t gpa, bool size_2m,
-			      const struct rmp_entry *e)
+static enum snp_ret rmp_hv_update(struct rmp *rmp, uint64_t gpa, bool size_2m,
+				  const struct rmp_entry *e)
 {
 	uint64_t first;
 	uint64_t count;
@@ -138,7 +138,7 @@ static uint32_t rmp_hv_update(struct rmp *rmp, uint64_t gpa, bool size_2m,
 	return SNP_RET_SUCCESS;
 }
 
-uint32_t rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m)
+enum snp_ret rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m)
 {
 	struct rmp_entry e = {.flags = RMP_F_ASSIGNED};
 
@@ -148,14 +148,14 @@ uint32_t rmp_hv_assign(struct rmp *rmp, uint64_t gpa, bool size_2m)
 	return rmp_hv_update(rmp, gpa, size_2m, &e);
 }
 
-uint32_t rmp_hv_unassign(struct rmp *rmp, uint64_t gpa, bool size_2m)
+enum snp_ret rmp_hv_unassign(struct rmp *rmp, uint64_t gpa, bool size_2m)
 {
 	struct rmp_entry e = {.flags = 0};
 
 	return rmp_hv_update(rmp, gpa, size_2m, &e);
 }
 
-uint32_t rmp_hv_psmash(struct rmp *rmp, uint64_t gpa)
+enum snp_ret rmp_hv_psmash(struct rmp *rmp, uint64_t gpa)
 {
 	uint64_t first;
 	uint64_t count;
@@ -171,7 +171,7 @@ uint32_t rmp_hv_psmash(struct rmp *rmp, uint64_t gpa)
 	return SNP_RET_SUCCESS;
 }
 
-uint32_t rmp_launch_page(struct rmp *rmp, uint64_t gpa)
+enum snp_ret rmp_launch_page(struct rmp *rmp, uint64_t gpa)
 {
 	struct rmp_entry e = {.flags = RMP_F_ASSIGNED | RMP_F_VALIDATED};
 	uint64_t first;

@@ -21,7 +21,7 @@ static bool rmp_in_2m_entry(const struct rmp *rmp, uint64_t gpa)
 	return e != NULL && (e->flags & RMP_F_SIZE_2M) != 0;
 }
 
-uint32_t rmp_hv_npf_sizem(struct rmp *rmp, uint64_t gpa)
+enum snp_ret rmp_hv_npf_sizem(struct rmp *rmp, uint64_t gpa)
 {
 	/* sev_handle_rmp_fault(): "if (rmp_level > PG_LEVEL_4K)", PSMASH
 	 * the 2 MiB-aligned entry; the guest then re-executes. */
@@ -31,11 +31,11 @@ uint32_t rmp_hv_npf_sizem(struct rmp *rmp, uint64_t gpa)
 	return rmp_hv_psmash(rmp, rmp_2m_base(gpa));
 }
 
-uint32_t rmp_hv_page_state(struct rmp *rmp, uint64_t gpa, bool size_2m,
-			   bool to_private)
+enum snp_ret rmp_hv_page_state(struct rmp *rmp, uint64_t gpa, bool size_2m,
+			       bool to_private)
 {
 	if (!size_2m && rmp_in_2m_entry(rmp, gpa)) {
-		uint32_t rc = rmp_hv_psmash(rmp, rmp_2m_base(gpa));
+		enum snp_ret rc = rmp_hv_psmash(rmp, rmp_2m_base(gpa));
 
 		if (rc != SNP_RET_SUCCESS) {
 			return rc;
@@ -45,8 +45,9 @@ uint32_t rmp_hv_page_state(struct rmp *rmp, uint64_t gpa, bool size_2m,
 			  : rmp_hv_unassign(rmp, gpa, size_2m);
 }
 
-uint32_t rmp_guest_pvalidate(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
-			     unsigned page_size, bool validate, bool *unchanged)
+enum snp_ret rmp_guest_pvalidate(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
+				 unsigned page_size, bool validate,
+				 bool *unchanged)
 {
 	uint32_t rc =
 		rmp_pvalidate(rmp, vmpl, gpa, page_size, validate, unchanged);
@@ -61,8 +62,8 @@ uint32_t rmp_guest_pvalidate(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
 	return rc == RMP_NPF_SIZEM ? SNP_RET_FAIL_INPUT : rc;
 }
 
-uint32_t rmp_guest_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
-			     unsigned page_size, uint64_t attrs)
+enum snp_ret rmp_guest_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
+				 unsigned page_size, uint64_t attrs)
 {
 	uint32_t rc = rmp_rmpadjust(rmp, vmpl, gpa, page_size, attrs);
 

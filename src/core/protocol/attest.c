@@ -55,7 +55,8 @@ static bool all_zero(const uint8_t *p, size_t n)
 	return true;
 }
 
-uint32_t attest_request_check(const struct svsm_attest_req *r, bool single)
+enum svsm_result attest_request_check(const struct svsm_attest_req *r,
+				      bool single)
 {
 	if (!all_zero(r->report.rsvd, sizeof(r->report.rsvd)) ||
 	    !all_zero(r->rsvd1, sizeof(r->rsvd1)) ||
@@ -108,7 +109,8 @@ struct attest_out {
 	size_t certs_len;
 };
 
-static uint32_t request_report(const uint8_t *nonce, struct attest_out *o)
+static enum svsm_result request_report(const uint8_t *nonce,
+				       struct attest_out *o)
 {
 	struct snp_report_req rr;
 	struct crypto_piece data[2] = {{nonce, SVSM_ATTEST_NONCE_SIZE},
@@ -154,13 +156,13 @@ struct attest_call {
  * Decode: copy in the request and the nonce, and check them and the
  * outputs. No side effects, and no report is asked for.
  */
-static uint32_t attest_decode(const struct call_ctx *ctx, bool single,
-			      struct attest_call *c)
+static enum svsm_result attest_decode(const struct call_ctx *ctx, bool single,
+				      struct attest_call *c)
 {
 	size_t req_size = single ? SVSM_ATTEST_SINGLE_REQ_SIZE
 				 : SVSM_ATTEST_SERVICES_REQ_SIZE;
 	const struct svsm_attest_req *req = &c->req;
-	uint32_t rc;
+	enum svsm_result rc;
 
 	memset(c, 0, sizeof(*c));
 	c->single = single;
@@ -196,8 +198,8 @@ static uint32_t attest_decode(const struct call_ctx *ctx, bool single,
 }
 
 /* The manifest the report will cover, into @o. */
-static uint32_t attest_manifest(const struct attest_call *c,
-				struct attest_out *o)
+static enum svsm_result attest_manifest(const struct attest_call *c,
+					struct attest_out *o)
 {
 	const uint8_t *m;
 
@@ -219,12 +221,13 @@ static uint32_t attest_manifest(const struct attest_call *c,
  * Invoke: ask the PSP for the report of a decoded call and copy the
  * report, the manifest and the certificates out to the guest.
  */
-static uint32_t attest_invoke(struct call_ctx *ctx, const struct attest_call *c)
+static enum svsm_result attest_invoke(struct call_ctx *ctx,
+				      const struct attest_call *c)
 {
 	const struct svsm_attest_req *req = &c->req;
 	struct attest_out *o;
 	size_t csize = 0;
-	uint32_t rc;
+	enum svsm_result rc;
 
 	/* A heap too small is a definite answer, 0x4000_0000 + the pages
 	 * the call takes (58019 Table 4): Linux gives up (-EINVAL), where
@@ -298,10 +301,10 @@ out:
 	return rc;
 }
 
-static uint32_t attest(struct call_ctx *ctx, bool single)
+static enum svsm_result attest(struct call_ctx *ctx, bool single)
 {
 	struct attest_call c;
-	uint32_t rc;
+	enum svsm_result rc;
 
 	rc = attest_decode(ctx, single, &c);
 	if (rc != SVSM_SUCCESS) {
@@ -310,7 +313,7 @@ static uint32_t attest(struct call_ctx *ctx, bool single)
 	return attest_invoke(ctx, &c);
 }
 
-uint32_t attest_protocol_handle(struct call_ctx *ctx)
+enum svsm_result attest_protocol_handle(struct call_ctx *ctx)
 {
 	switch (SVSM_CALL_ID(ctx->rax)) {
 	case SVSM_ATTEST_SERVICES:

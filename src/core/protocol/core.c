@@ -9,7 +9,7 @@
 
 #include "abi/svsm_call.h"
 
-uint32_t core_protocol_handle(struct call_ctx *ctx)
+enum svsm_result core_protocol_handle(struct call_ctx *ctx)
 {
 	switch (SVSM_CALL_ID(ctx->rax)) {
 	case SVSM_CORE_REMAP_CA:

@@ -23,8 +23,8 @@
 #include "abi/svsm_call.h"
 #include "abi/svsm_core.h"
 
-static uint32_t deposit_entry_decode(uint64_t e, gpa_t *gpa,
-				     enum page_size *size)
+static enum svsm_result deposit_entry_decode(uint64_t e, gpa_t *gpa,
+					     enum page_size *size)
 {
 	uint64_t sz = e & DEPOSIT_ENTRY_SIZE_MASK;
 
@@ -56,9 +56,9 @@ static bool deposit_range_is_validated(gpa_t gpa, enum page_size size)
 	return true;
 }
 
-static uint32_t deposit_entry_invoke(gpa_t gpa, enum page_size size)
+static enum svsm_result deposit_entry_invoke(gpa_t gpa, enum page_size size)
 {
-	uint32_t rc;
+	enum snp_ret rc;
 
 	if (!deposit_range_is_validated(gpa, size)) {
 		return SVSM_ERR_INVALID_ADDRESS;
@@ -74,11 +74,11 @@ static uint32_t deposit_entry_invoke(gpa_t gpa, enum page_size size)
 	return SVSM_SUCCESS;
 }
 
-uint32_t core_deposit_mem(struct call_ctx *ctx)
+enum svsm_result core_deposit_mem(struct call_ctx *ctx)
 {
 	struct guest_list *list = (struct guest_list *)ctx->cpu->scratch;
 	enum svsm_err err = guest_list_read(gpa_init(ctx->rcx), list);
-	uint32_t ret = SVSM_SUCCESS;
+	enum svsm_result ret = SVSM_SUCCESS;
 
 	if (err != SVSM_OK) {
 		return err_to_result(err);
@@ -118,7 +118,7 @@ static void withdraw_update_mem_available(void)
 	}
 }
 
-uint32_t core_withdraw_mem(struct call_ctx *ctx)
+enum svsm_result core_withdraw_mem(struct call_ctx *ctx)
 {
 	gpa_t out = gpa_init(ctx->rcx);
 	uint64_t *list = (uint64_t *)ctx->cpu->scratch;

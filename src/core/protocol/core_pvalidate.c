@@ -31,7 +31,8 @@ struct pvalidate_op {
 };
 
 /** Decode and check one entry; no side effects. */
-static uint32_t pvalidate_entry_decode(uint64_t e, struct pvalidate_op *op)
+static enum svsm_result pvalidate_entry_decode(uint64_t e,
+					       struct pvalidate_op *op)
 {
 	uint64_t sz = e & PVALIDATE_ENTRY_SIZE_MASK;
 
@@ -99,10 +100,10 @@ static void pvalidate_undo(const struct pvalidate_op *op)
 	}
 }
 
-static uint32_t pvalidate_entry_invoke(const struct pvalidate_op *op)
+static enum svsm_result pvalidate_entry_invoke(const struct pvalidate_op *op)
 {
 	bool unchanged = false;
-	uint32_t rc;
+	enum snp_ret rc;
 
 	if (op->validate) {
 		rc = page_pvalidate(op->gpa, op->size, true, &unchanged);
@@ -139,11 +140,11 @@ static uint32_t pvalidate_entry_invoke(const struct pvalidate_op *op)
 	return SVSM_SUCCESS;
 }
 
-uint32_t core_pvalidate(struct call_ctx *ctx)
+enum svsm_result core_pvalidate(struct call_ctx *ctx)
 {
 	struct guest_list *list = (struct guest_list *)ctx->cpu->scratch;
 	enum svsm_err err;
-	uint32_t ret = SVSM_SUCCESS;
+	enum svsm_result ret = SVSM_SUCCESS;
 
 	_Static_assert(sizeof(struct guest_list) <= sizeof(ctx->cpu->scratch),
 		       "the list copy fits the per-CPU scratch page");

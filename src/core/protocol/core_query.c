@@ -16,7 +16,7 @@
 /* The highest vTOM: the top of a 52-bit guest-physical address space. */
 #define VTOM_MAX ((1ull << 52) - (1ull << VTOM_ALIGN_LOG2))
 
-uint32_t core_query_protocol(struct call_ctx *ctx)
+enum svsm_result core_query_protocol(struct call_ctx *ctx)
 {
 	uint32_t protocol = (uint32_t)(ctx->rcx >> 32);
 	uint32_t version = (uint32_t)ctx->rcx;
@@ -41,7 +41,7 @@ static uint64_t vtom_min(void)
 			1ull << VTOM_ALIGN_LOG2);
 }
 
-uint32_t core_configure_vtom(struct call_ctx *ctx)
+enum svsm_result core_configure_vtom(struct call_ctx *ctx)
 {
 	struct snp_vmsa *vmsa = ctx->caller->vmsa;
 	uint64_t vtom = ctx->rcx & VTOM_RCX_VALUE_MASK;

@@ -12,7 +12,7 @@
 #include "abi/svsm_caa.h"
 #include "abi/svsm_call.h"
 
-uint32_t core_remap_ca(struct call_ctx *ctx)
+enum svsm_result core_remap_ca(struct call_ctx *ctx)
 {
 	gpa_t caa = gpa_init(ctx->rcx);
 	uint8_t hdr[8] = {0};

@@ -23,8 +23,8 @@
 #include "abi/snp.h"
 #include "abi/svsm_call.h"
 
-static uint32_t vmsa_check(const struct snp_vmsa *vmsa,
-			   const struct vcpu *caller)
+static enum svsm_result vmsa_check(const struct snp_vmsa *vmsa,
+				   const struct vcpu *caller)
 {
 	uint64_t feat = vmsa->sev_features;
 
@@ -45,7 +45,7 @@ static void vmsa_give_back(gpa_t gpa)
 	(void)page_grant_guest(gpa, PAGE_4K);
 }
 
-uint32_t core_create_vcpu(struct call_ctx *ctx)
+enum svsm_result core_create_vcpu(struct call_ctx *ctx)
 {
 	gpa_t vmsa_gpa = gpa_init(ctx->rcx);
 	gpa_t caa_gpa = gpa_init(ctx->rdx);
@@ -53,8 +53,8 @@ uint32_t core_create_vcpu(struct call_ctx *ctx)
 	struct snp_vmsa *copy = (struct snp_vmsa *)ctx->cpu->scratch;
 	struct vcpu *v;
 	uint8_t probe = 0;
-	uint32_t ret;
-	uint32_t rc;
+	enum svsm_result ret;
+	enum snp_ret rc;
 
 	/* Decode: every check that needs no state change. */
 	if (!gpa_is_aligned(vmsa_gpa, SNP_PAGE_SIZE) ||
@@ -108,12 +108,12 @@ fail:
 	return ret;
 }
 
-uint32_t core_delete_vcpu(struct call_ctx *ctx)
+enum svsm_result core_delete_vcpu(struct call_ctx *ctx)
 {
 	gpa_t vmsa_gpa = gpa_init(ctx->rcx);
 	struct vcpu *v;
 	uint64_t efer;
-	uint32_t rc;
+	enum snp_ret rc;
 
 	if (!gpa_is_aligned(vmsa_gpa, SNP_PAGE_SIZE)) {
 		return SVSM_ERR_INVALID_PARAMETER;

@@ -9,7 +9,7 @@
 
 #include "abi/svsm_call.h"
 
-uint32_t protocol_dispatch(struct call_ctx *ctx)
+enum svsm_result protocol_dispatch(struct call_ctx *ctx)
 {
 	switch (SVSM_CALL_PROTOCOL(ctx->rax)) {
 	case SVSM_PROTOCOL_CORE:

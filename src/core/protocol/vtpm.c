@@ -34,7 +34,7 @@ static bool platform_cmd_known(uint32_t cmd)
 	       cmd == 26 || cmd == 30;
 }
 
-static uint32_t vtpm_cmd(struct call_ctx *ctx)
+static enum svsm_result vtpm_cmd(struct call_ctx *ctx)
 {
 	uint8_t *req = ctx->cpu->scratch;
 	uint8_t *rsp = ctx->cpu->scratch + SVSM_VTPM_BUFFER_SIZE;
@@ -76,7 +76,7 @@ static uint32_t vtpm_cmd(struct call_ctx *ctx)
 	return SVSM_SUCCESS;
 }
 
-uint32_t vtpm_protocol_handle(struct call_ctx *ctx)
+enum svsm_result vtpm_protocol_handle(struct call_ctx *ctx)
 {
 	switch (SVSM_CALL_ID(ctx->rax)) {
 	case SVSM_VTPM_QUERY:

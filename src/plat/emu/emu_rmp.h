@@ -25,6 +25,6 @@ uint64_t emu_rmp_storage_size(uint64_t page_count);
 
 /* The hypervisor's RMPUPDATE, as the emu host performs it: splits a 2 MiB
  * entry first, keeps the NPT in step. Returns SNP_RET_*. */
-uint32_t emu_rmp_page_state(uint64_t gpa, bool to_private);
+enum snp_ret emu_rmp_page_state(uint64_t gpa, bool to_private);
 
 #endif /* EMU_RMP_H */

@@ -47,10 +47,10 @@ static uint64_t span(enum page_size size)
 	return size == PAGE_2M ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE;
 }
 
-uint32_t plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
-			bool *unchanged)
+enum snp_ret plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
+			    bool *unchanged)
 {
-	uint32_t rc;
+	enum snp_ret rc;
 
 	emu_rmp_lock();
 	rc = rmp_guest_pvalidate(&emu_rmp, 0, gpa_val(gpa), size, validate,
@@ -62,9 +62,9 @@ uint32_t plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 	return rc;
 }
 
-uint32_t plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
+enum snp_ret plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
 {
-	uint32_t rc;
+	enum snp_ret rc;
 
 	emu_rmp_lock();
 	rc = rmp_guest_rmpadjust(&emu_rmp, 0, gpa_val(gpa), size, attrs);
@@ -80,9 +80,9 @@ void plat_flush_guest_tlb(void)
 	smp_flush_guest_tlbs();
 }
 
-uint32_t emu_rmp_page_state(uint64_t gpa, bool to_private)
+enum snp_ret emu_rmp_page_state(uint64_t gpa, bool to_private)
 {
-	uint32_t rc;
+	enum snp_ret rc;
 
 	emu_rmp_lock();
 	rc = rmp_hv_page_state(&emu_rmp, gpa, false, to_private);

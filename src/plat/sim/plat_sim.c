@@ -29,11 +29,11 @@ static struct sim_machine *machine(void)
 	return m;
 }
 
-uint32_t plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
-			bool *unchanged)
+enum snp_ret plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
+			    bool *unchanged)
 {
 	struct sim_machine *m = machine();
-	uint32_t rc;
+	enum snp_ret rc;
 
 	sim_bench_model_begin(m);
 	rc = rmp_guest_pvalidate(&m->rmp, 0, gpa_val(gpa), size, validate,
@@ -44,12 +44,12 @@ uint32_t plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 	return rc;
 }
 
-uint32_t plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
+enum snp_ret plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
 {
 	struct sim_machine *m = machine();
 	const struct rmp_entry *e;
 	bool was_vmsa;
-	uint32_t rc;
+	enum snp_ret rc;
 
 	sim_bench_model_begin(m);
 	e = rmp_lookup(&m->rmp, gpa_val(gpa));

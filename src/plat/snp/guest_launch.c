@@ -101,7 +101,7 @@ static void grant(uint64_t base, uint64_t size, uint64_t perms)
 	}
 	for (gpa = base; gpa < base + size; gpa += PAGE) {
 		bool unchanged = false;
-		uint32_t rc;
+		enum snp_ret rc;
 
 		/* Launched pages are validated (and measured): PVALIDATE
 		 * leaves them as they are (CF set). A page it has to

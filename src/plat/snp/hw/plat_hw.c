@@ -27,14 +27,14 @@ static uint64_t rmp_size(enum page_size size)
 	return size == PAGE_2M ? 1u : 0u;
 }
 
-uint32_t plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
-			bool *unchanged)
+enum snp_ret plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
+			    bool *unchanged)
 {
 	return snp_insn_pvalidate(gpa_val(gpa), rmp_size(size),
 				  validate ? 1 : 0, unchanged);
 }
 
-uint32_t plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
+enum snp_ret plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
 {
 	return snp_insn_rmpadjust(gpa_val(gpa), rmp_size(size), attrs);
 }
