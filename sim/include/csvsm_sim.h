@@ -113,6 +113,11 @@ enum sim_hv_behaviour {
 	/** A host CPU racing the SVSM: right after VMPL0's RMPADJUST
 	 * clears a page's VMSA bit, the host makes the page shared. */
 	SIM_HV_SHARE_AFTER_VMSA_CLEARED,
+	/** A host CPU racing the SVSM (say on another vCPU's page-state
+	 * change): right before VMPL0's RMPADJUST grants a guest VMPL access,
+	 * the host makes the range's last 4 KiB page shared, PSMASHing a
+	 * 2 MiB entry first as KVM does. */
+	SIM_HV_SHARE_BEFORE_GRANT,
 };
 
 /*

@@ -234,6 +234,20 @@ void sim_hv_after_pvalidate(struct sim_machine *m, uint64_t gpa, bool size_2m,
 	(void)rmp_hv_page_state(&m->rmp, last, false, false);
 }
 
+void sim_hv_before_rmpadjust(struct sim_machine *m, uint64_t gpa, bool size_2m,
+			     uint64_t attrs)
+{
+	uint64_t last = gpa + (size_2m ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE) -
+			SNP_PAGE_SIZE;
+
+	if (m->hv != SIM_HV_SHARE_BEFORE_GRANT ||
+	    (attrs & RMPADJUST_PERM_MASK) == 0 ||
+	    (attrs & RMPADJUST_VMSA) != 0) {
+		return;
+	}
+	(void)rmp_hv_page_state(&m->rmp, last, false, false);
+}
+
 void sim_hv_after_rmpadjust(struct sim_machine *m, uint64_t gpa, bool was_vmsa)
 {
 	const struct rmp_entry *e = rmp_lookup(&m->rmp, gpa);

@@ -107,6 +107,10 @@ void sim_fill_stale(struct sim_machine *m, uint64_t gpa, uint64_t len);
  * (SIM_HV_SHARE_AFTER_VALIDATE). */
 void sim_hv_after_pvalidate(struct sim_machine *m, uint64_t gpa, bool size_2m,
 			    bool validate, uint32_t rc, bool unchanged);
+/** What the host does right before VMPL0's RMPADJUST of @gpa with @attrs
+ * (SIM_HV_SHARE_BEFORE_GRANT). */
+void sim_hv_before_rmpadjust(struct sim_machine *m, uint64_t gpa, bool size_2m,
+			     uint64_t attrs);
 /** What the host does right after VMPL0's RMPADJUST of the 4 KiB page at
  * @gpa, which was a VMSA before it (SIM_HV_SHARE_AFTER_VMSA_CLEARED). */
 void sim_hv_after_rmpadjust(struct sim_machine *m, uint64_t gpa, bool was_vmsa);

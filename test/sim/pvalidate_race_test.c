@@ -64,3 +64,28 @@ TEST(pvalidate_race, a_4k_page_that_cannot_be_zeroed_is_not_handed_over)
 	EXPECT_FALSE(g_can_read(m, RAM));
 	check_invariants(m);
 }
+
+TEST(pvalidate_race, a_2m_range_whose_grant_fails_is_invalidated)
+{
+	struct sim_config cfg;
+	struct sim_machine *m;
+	uint64_t e = pv_entry(RAM, true, true, false);
+	uint16_t next = 7;
+
+	sim_config_default(&cfg);
+	cfg.rmp_2m = true;
+	m = tm_create(&cfg);
+	/* Validated and zeroed, then split before the grant: the 2 MiB
+	 * RMPADJUST meets 4 KiB entries (APM RMPADJUST: SIZEMISMATCH). */
+	sim_hv_set_behaviour(m, SIM_HV_SHARE_BEFORE_GRANT);
+	EXPECT_EQ(g_pvalidate(m, 0, &e, 1, &next),
+		  SVSM_PVALIDATE_FAIL_SIZEMISMATCH);
+	EXPECT_EQ(next, 0);
+	EXPECT_EQ(validated_pages(m, RAM, 512), 0);
+	/* Linux's answer to SIZEMISMATCH (svsm_pval_pages): the range as
+	 * 4 KiB pages, ignore_cf clear. Each works, none is "unchanged". */
+	sim_hv_set_behaviour(m, SIM_HV_HONEST);
+	g_pvalidate_range(m, 0, RAM, 0x1FF000, true);
+	EXPECT_TRUE(g_can_write(m, RAM + 0x1FE000));
+	check_invariants(m);
+}

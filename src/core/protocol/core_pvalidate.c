@@ -75,8 +75,8 @@ static enum svsm_err pvalidate_zero(gpa_t gpa, uint64_t len)
 }
 
 /*
- * A validation whose zeroing failed is undone: the page must not stay
- * validated with no guest rights. Zeroing fails only if the host changed
+ * A validation whose zeroing or grant failed is undone: the page must not
+ * stay validated with no guest rights. They fail only if the host changed
  * the RMP during the call, e.g. PSMASHed a 2 MiB range and took one of its
  * 4 KiB pages back; the 2 MiB invalidation then meets 4 KiB entries and
  * the range is invalidated page by page. A page the host took back is not
@@ -122,7 +122,15 @@ static enum svsm_result pvalidate_entry_invoke(const struct pvalidate_op *op)
 			pvalidate_undo(op);
 			return SVSM_ERR_INVALID_ADDRESS;
 		}
-		return core_rmp_result(page_grant_guest(op->gpa, op->size));
+		/* The grant fails the same way (another vCPU's page-state
+		 * change split the 2 MiB entry meanwhile): what this call
+		 * validated is undone, so Linux's 4 KiB retry finds the pages
+		 * as it left them, not validated without guest rights. */
+		rc = page_grant_guest(op->gpa, op->size);
+		if (rc != SNP_RET_SUCCESS && !unchanged) {
+			pvalidate_undo(op);
+		}
+		return core_rmp_result(rc);
 	}
 	/* Invalidate: revoke (and flush) first, so no guest VMPL keeps a
 	 * mapping of a page that is no longer validated. */

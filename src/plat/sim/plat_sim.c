@@ -54,6 +54,7 @@ enum snp_ret plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
 	sim_bench_model_begin(m);
 	e = rmp_lookup(&m->rmp, gpa_val(gpa));
 	was_vmsa = e != NULL && (e->flags & RMP_F_VMSA) != 0;
+	sim_hv_before_rmpadjust(m, gpa_val(gpa), size == PAGE_2M, attrs);
 	rc = rmp_guest_rmpadjust(&m->rmp, 0, gpa_val(gpa), size, attrs);
 	sim_hv_after_rmpadjust(m, gpa_val(gpa), was_vmsa);
 	sim_bench_model_end(m);
