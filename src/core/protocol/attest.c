@@ -36,9 +36,6 @@
 #define CERTS_ORDER 2u /* the host's certificates: up to 16 KiB */
 #define CERTS_CAP (SNP_PAGE_SIZE << CERTS_ORDER)
 #define MANIFEST_CAP SNP_PAGE_SIZE
-/* The heap pages one call takes: its outputs, then the certificates. */
-#define ATTEST_PAGES(r)                                                        \
-	(2u + ((r).certificates.len != 0 ? 1u << CERTS_ORDER : 0))
 
 _Static_assert(CERTS_CAP == SVSM_ATTEST_MAX_CERTS_SIZE,
 	       "the SVSM takes what Linux's 16 KiB buffer takes");
@@ -229,12 +226,14 @@ static enum svsm_result attest_invoke(struct call_ctx *ctx,
 	size_t csize = 0;
 	enum svsm_result rc;
 
-	/* A heap too small is a definite answer, 0x4000_0000 + the pages
-	 * the call takes (58019 Table 4): Linux gives up (-EINVAL), where
-	 * SVSM_ERR_BUSY would have it call again at once, forever. */
+	/* A heap too small for the call's multi-page buffers is a
+	 * definite INVALID_REQUEST: SVSM_ERR_BUSY would have Linux call
+	 * again at once, forever, and 0x4000_0000 + N (58019 Table 4)
+	 * would promise that DEPOSIT_MEM helps, where lent pages serve
+	 * only single-page allocations (src/mem/mem.c). */
 	o = page_alloc(1);
 	if (o == NULL) {
-		return SVSM_RESULT_NEED_MEMORY(ATTEST_PAGES(*req));
+		return SVSM_ERR_INVALID_REQUEST;
 	}
 	_Static_assert(sizeof(*o) <= 2 * SNP_PAGE_SIZE,
 		       "attestation outputs fit");
@@ -242,7 +241,7 @@ static enum svsm_result attest_invoke(struct call_ctx *ctx,
 	if (req->certificates.len != 0) {
 		o->certs = page_alloc(CERTS_ORDER);
 		if (o->certs == NULL) {
-			rc = SVSM_RESULT_NEED_MEMORY(ATTEST_PAGES(*req));
+			rc = SVSM_ERR_INVALID_REQUEST;
 			goto out;
 		}
 		/* No earlier heap contents can reach the guest as
