@@ -68,7 +68,14 @@ static enum svsm_result deposit_entry_invoke(gpa_t gpa, enum page_size size)
 		return core_rmp_result(rc);
 	}
 	if (deposit_add(gpa, size) != SVSM_OK) {
-		(void)page_grant_guest(gpa, size);
+		/* The page goes back. Only a page-state change meanwhile (the
+		 * host's, or one another vCPU asked for) makes this fail; the
+		 * page is then the host's, with nothing of the SVSM in it. */
+		if (page_grant_guest(gpa, size) != SNP_RET_SUCCESS) {
+			LOG_NOTICE("deposit: %llx changed under the call; not "
+				   "given back",
+				   (unsigned long long)gpa_val(gpa));
+		}
 		return SVSM_ERR_INVALID_REQUEST;
 	}
 	return SVSM_SUCCESS;

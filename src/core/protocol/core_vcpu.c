@@ -14,6 +14,7 @@
 #include "svsm/err.h"
 #include "svsm/guest_config.h"
 #include "svsm/guestmem.h"
+#include "svsm/log.h"
 #include "svsm/mem.h"
 #include "svsm/ownership.h"
 #include "svsm/page_state.h"
@@ -38,11 +39,16 @@ static enum svsm_result vmsa_check(const struct snp_vmsa *vmsa,
 }
 
 /* Give a page back after a failed CREATE_VCPU. An RMPADJUST on a page this
- * call has just adjusted cannot fail unless the hypervisor changed the RMP
- * under us; the page then stays without guest access, which is safe. */
+ * call has just adjusted fails only if the RMP changed meanwhile (the
+ * host's page-state change, or one another vCPU asked for); the page then
+ * stays without guest access, which is safe, and the log says so. */
 static void vmsa_give_back(gpa_t gpa)
 {
-	(void)page_grant_guest(gpa, PAGE_4K);
+	if (page_grant_guest(gpa, PAGE_4K) != SNP_RET_SUCCESS) {
+		LOG_NOTICE("create_vcpu: %llx changed under the call; not "
+			   "given back",
+			   (unsigned long long)gpa_val(gpa));
+	}
 }
 
 enum svsm_result core_create_vcpu(struct call_ctx *ctx)
