@@ -28,7 +28,7 @@
 void owner_lock_init(void);
 void owner_lock(void);
 void owner_unlock(void);
-/** Is the lock held (by some CPU)? For CHECK()s of the rules above. */
+/** Does the calling CPU hold the lock? For CHECK()s of the rules above. */
 bool owner_lock_held(void);
 
 #endif /* SVSM_OWNER_LOCK_H */

@@ -30,6 +30,13 @@ enum snp_ret plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
  */
 enum snp_ret plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs);
 
+/**
+ * The executing CPU, as a token: distinct for every CPU that runs SVSM
+ * code, the same for as long as it runs. Only compared, never followed
+ * (the ownership lock's holder, svsm/owner_lock.h).
+ */
+const void *plat_cpu_self(void);
+
 /** Flush guest TLB entries after permissions were reduced. */
 void plat_flush_guest_tlb(void);
 

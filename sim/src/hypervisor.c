@@ -36,6 +36,7 @@ void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id)
 	 * (sim_hv_during_next_guest_request): restore what that one had. */
 	jmp_buf *outer_jmp = m->svsm_jmp;
 	unsigned outer_cpu = m->snp_current;
+	unsigned outer_entry = m->entry_cpu;
 	struct svsm_cpu *cpu;
 	enum request_outcome out;
 	jmp_buf jmp;
@@ -45,8 +46,10 @@ void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id)
 	}
 	m->stats.svsm_entries++;
 	m->svsm_jmp = &jmp;
+	m->entry_cpu = apic_id < m->cfg.vcpu_count ? apic_id : 0;
 	if (setjmp(jmp) != 0) {
 		m->svsm_jmp = outer_jmp;
+		m->entry_cpu = outer_entry;
 		sim_bench_svsm_end(m);
 		sim_snp_switch_cpu(m, outer_cpu);
 		return; /* plat_terminate() recorded the reason */
@@ -65,6 +68,7 @@ void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id)
 				: request_process(cpu);
 	sim_bench_svsm_end(m);
 	m->svsm_jmp = outer_jmp;
+	m->entry_cpu = outer_entry;
 	sim_snp_switch_cpu(m, outer_cpu);
 	if (out == REQUEST_SERVED || out == REQUEST_VCPU_DELETED) {
 		m->stats.calls_served++;

@@ -70,6 +70,7 @@ struct sim_machine {
 	bool psp_measured;
 	uint8_t greq_first_rsp[4096]; /* SIM_HV_GREQ_REPLAY's old answer */
 	bool greq_have_first;
+	unsigned entry_cpu; /* the vCPU whose VMPL0 runs (plat_cpu_self) */
 	/* sim_hv_during_next_guest_request(): run once, then cleared. */
 	void (*greq_hook)(struct sim_machine *m, void *arg);
 	void *greq_hook_arg;

@@ -1,32 +1,36 @@
 /* SPDX-License-Identifier: MIT */
 #include "svsm/owner_lock.h"
 
+#include "svsm/plat.h"
 #include "svsm/spinlock.h"
 
 static struct spinlock lock;
-/* Written only by the holder, under the lock: a CHECK that it is held
- * can be fooled by another CPU holding it, never by nobody holding it. */
-static bool held;
+/* The holding CPU (plat_cpu_self), NULL when free. Written only by the
+ * holder, under the lock; read by the holder's own CHECKs, so a stale
+ * value seen by another CPU can only be "not mine". */
+static const void *holder;
 
 void owner_lock_init(void)
 {
 	spin_init(&lock);
-	__atomic_store_n(&held, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&holder, NULL, __ATOMIC_RELEASE);
 }
 
 void owner_lock(void)
 {
 	spin_lock(&lock);
-	__atomic_store_n(&held, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&holder, plat_cpu_self(), __ATOMIC_RELAXED);
 }
 
 void owner_unlock(void)
 {
-	__atomic_store_n(&held, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&holder, NULL, __ATOMIC_RELAXED);
 	spin_unlock(&lock);
 }
 
 bool owner_lock_held(void)
 {
-	return __atomic_load_n(&held, __ATOMIC_RELAXED);
+	const void *h = __atomic_load_n(&holder, __ATOMIC_RELAXED);
+
+	return h != NULL && h == plat_cpu_self();
 }

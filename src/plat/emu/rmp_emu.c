@@ -75,6 +75,12 @@ enum snp_ret plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
 	return rc;
 }
 
+/* The per-CPU block the entry code points FS at, before any C runs. */
+const void *plat_cpu_self(void)
+{
+	return emu_this_cpu();
+}
+
 void plat_flush_guest_tlb(void)
 {
 	smp_flush_guest_tlbs();

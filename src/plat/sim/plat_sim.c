@@ -61,6 +61,13 @@ enum snp_ret plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
 	return rc;
 }
 
+/* The vCPU whose VMPL0 entry runs (nested entries included); the boot
+ * CPU outside entries. */
+const void *plat_cpu_self(void)
+{
+	return &machine()->vcpu[machine()->entry_cpu];
+}
+
 void plat_flush_guest_tlb(void)
 {
 	machine()->stats.tlb_flushes++;

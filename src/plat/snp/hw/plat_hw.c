@@ -19,6 +19,7 @@
 #include "abi/snp.h"
 
 #include "../ghcb.h"
+#include "../snp_hw.h"
 #include "../snp_main.h"
 #include "fw_cpu.h"
 
@@ -37,6 +38,12 @@ enum snp_ret plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 enum snp_ret plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
 {
 	return snp_insn_rmpadjust(gpa_val(gpa), rmp_size(size), attrs);
+}
+
+/* Set by each CPU before any SVSM code runs on it (snp_boot, AP entry). */
+const void *plat_cpu_self(void)
+{
+	return snp_hw_this_cpu();
 }
 
 void plat_flush_guest_tlb(void)
