@@ -306,6 +306,15 @@ void sim_hv_set_behaviour(struct sim_machine *m, enum sim_hv_behaviour b);
 void sim_hv_during_next_guest_request(struct sim_machine *m,
 				      void (*fn)(struct sim_machine *, void *),
 				      void *arg);
+/**
+ * Run @fn(@m, @arg) once, the next time SVSM code enters the linked
+ * libraries (libtpms, libcrypto) without holding the ownership lock: other
+ * vCPUs' calls, served on other CPUs while this one runs a TPM command
+ * (SMP), made deterministic. @fn may sim_call() on other vCPUs.
+ */
+void sim_during_next_library_call(struct sim_machine *m,
+				  void (*fn)(struct sim_machine *, void *),
+				  void *arg);
 /** Page State Change as an honest hypervisor performs it (RMPUPDATE):
  * to private (assigned, not validated, stale contents) or to shared. A
  * 4 KiB change inside a 2 MiB entry PSMASHes it first, as KVM does. */

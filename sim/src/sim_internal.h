@@ -74,6 +74,9 @@ struct sim_machine {
 	/* sim_hv_during_next_guest_request(): run once, then cleared. */
 	void (*greq_hook)(struct sim_machine *m, void *arg);
 	void *greq_hook_arg;
+	/* sim_during_next_library_call(): run once, then cleared. */
+	void (*lib_hook)(struct sim_machine *m, void *arg);
+	void *lib_hook_arg;
 	unsigned greq_busy_left; /* sim_hv_greq_busy_for() */
 	/* The request pages the hypervisor saw, the first SIM_GREQ_LOG. */
 	uint8_t (*greq_log)[4096];

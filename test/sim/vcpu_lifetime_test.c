@@ -238,3 +238,77 @@ TEST(vcpu_lifetime, delete_succeeds_exactly_when_it_took_effect)
 	EXPECT_EQ(query(m, 1), SVSM_SUCCESS);
 	check_invariants(m);
 }
+
+/* The vTPM protocol drops the ownership lock around the TPM command
+ * (src/core/protocol/vtpm.c): the same two rules hold in that window. */
+#define BLOCK 0x2008000ull /* tpm_svsm.c's request/response page */
+
+static struct sim_machine *two_cpus_with_vtpm(void)
+{
+	struct sim_config cfg;
+	struct sim_machine *m;
+
+	sim_config_default(&cfg);
+	cfg.vcpu_count = 3;
+	cfg.vtpm = true;
+	m = tm_create(&cfg);
+	g_pvalidate_range(m, 0, BLOCK, 0x1000, true);
+	ASSERT_EQ(g_create_vcpu(m, 0, 1, VMSA1, CA1), SVSM_SUCCESS);
+	return m;
+}
+
+static const uint8_t tpm_getrandom[] = {0x80, 0x01, 0, 0,    0, 0x0C,
+					0,    0,    1, 0x7B, 0, 16};
+
+TEST(vcpu_lifetime, delete_while_its_tpm_command_runs_is_in_use)
+{
+	struct sim_machine *m = two_cpus_with_vtpm();
+	struct meanwhile w = {.rax = CORE(SVSM_CORE_DELETE_VCPU), .rcx = VMSA1};
+	static uint8_t rsp[4096];
+	uint32_t rsp_len = 0;
+	uint32_t result = 0;
+
+	sim_during_next_library_call(m, call_meanwhile, &w);
+	ASSERT_EQ(sim_vtpm_command(m, 1, BLOCK, tpm_getrandom,
+				   sizeof(tpm_getrandom), rsp, sizeof(rsp),
+				   &rsp_len, &result),
+		  SIM_OK);
+	ASSERT_TRUE(w.ran);
+	EXPECT_EQ(w.result, SVSM_ERR_FAIL_INUSE);
+	EXPECT_EQ(result, SVSM_SUCCESS);
+	EXPECT_EQ(rsp_len, 10u + 2u + 16u); /* header, size, 16 bytes */
+	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_DELETE_VCPU), VMSA1, 0, 0, NULL),
+		  SVSM_SUCCESS);
+	check_invariants(m);
+}
+
+TEST(vcpu_lifetime, a_tpm_response_page_that_became_a_ca_is_not_written)
+{
+	struct sim_machine *m = two_cpus_with_vtpm();
+	/* vCPU 0 makes the request/response page APIC 2's Calling Area. */
+	struct meanwhile w = {.rax = CORE(SVSM_CORE_CREATE_VCPU),
+			      .rcx = VMSA2,
+			      .rdx = BLOCK,
+			      .r8 = 2};
+	uint64_t e = pv_entry(VMSA2, false, true, true);
+	static uint8_t rsp[4096];
+	uint32_t rsp_len = 0;
+	uint32_t result = 0;
+	uint8_t head[8];
+
+	ASSERT_EQ(g_pvalidate(m, 0, &e, 1, NULL), SVSM_SUCCESS);
+	g_write_ap_vmsa(m, VMSA2, 1, SEV_FEAT_SNP_ACTIVE, EFER_SVME);
+	sim_during_next_library_call(m, call_meanwhile, &w);
+	ASSERT_EQ(sim_vtpm_command(m, 1, BLOCK, tpm_getrandom,
+				   sizeof(tpm_getrandom), rsp, sizeof(rsp),
+				   &rsp_len, &result),
+		  SIM_OK);
+	ASSERT_TRUE(w.ran);
+	ASSERT_EQ(w.result, SVSM_SUCCESS);
+	/* T09: the response never lands on call_pending and its neighbours;
+	 * the request's first bytes (command 8, locality 0) are still there. */
+	EXPECT_EQ(result, SVSM_ERR_INVALID_ADDRESS);
+	ASSERT_EQ(sim_mem_read(m, BLOCK, head, sizeof(head)), SIM_OK);
+	EXPECT_EQ(head[0], 8);
+	check_invariants(m);
+}

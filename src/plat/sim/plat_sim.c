@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "svsm/check.h"
+#include "svsm/owner_lock.h"
 #include "svsm/plat.h"
 #include "svsm/terminate.h"
 
@@ -182,9 +183,28 @@ void plat_delay_ns(uint64_t ns)
 	m->stats.delays++;
 }
 
-/* A hosted process: the compiler and the C library own the SIMD state. */
+void sim_during_next_library_call(struct sim_machine *m,
+				  void (*fn)(struct sim_machine *, void *),
+				  void *arg)
+{
+	m->lib_hook = fn;
+	m->lib_hook_arg = arg;
+}
+
+/* A hosted process: the compiler and the C library own the SIMD state.
+ * The bracket is where the SVSM enters the libraries, so it is where
+ * another CPU's calls may run meanwhile, if this one left the ownership
+ * lock (sim_during_next_library_call). */
 void plat_simd_begin(void)
 {
+	struct sim_machine *m = sim_current();
+
+	if (m != NULL && m->lib_hook != NULL && !owner_lock_held()) {
+		void (*fn)(struct sim_machine *, void *) = m->lib_hook;
+
+		m->lib_hook = NULL;
+		fn(m, m->lib_hook_arg);
+	}
 }
 
 void plat_simd_end(void)
