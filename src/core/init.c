@@ -161,24 +161,57 @@ static enum svsm_err init_boot_vcpu(const struct svsm_boot_info *info,
 	return SVSM_OK;
 }
 
+/* Why the loader's boot description cannot be served, or NULL: one
+ * reason a clause, so a refused boot says which. */
+static const char *init_info_refusal(const struct svsm_boot_info *info)
+{
+	uint64_t heap_base = gpa_val(info->heap.base);
+	uint64_t heap_end = heap_base + info->heap.size;
+	uint64_t svsm_end = gpa_val(info->svsm.base) + info->svsm.size;
+	uint64_t feat = info->guest_sev_features;
+
+	if (info->guest_vmpl == 0 || info->guest_vmpl >= SNP_VMPL_COUNT) {
+		return "the guest VMPL is not 1-3";
+	}
+	if ((feat & SEV_FEAT_SNP_ACTIVE) == 0) {
+		return "the guest's SEV features lack SNPActive";
+	}
+	if ((feat & ~svsm_permitted_sev_features()) != 0) {
+		return "the guest's SEV features are not all permitted";
+	}
+	if (heap_base < gpa_val(info->svsm.base) || heap_end > svsm_end ||
+	    heap_end < heap_base) {
+		return "the heap is not inside the SVSM region";
+	}
+	if (!memmap_overlaps_svsm(info->psp_secrets, SNP_PAGE_SIZE)) {
+		return "the PSP secrets page is not in the SVSM region";
+	}
+	if (!owner_is_guest_page_free(info->guest_secrets, SNP_PAGE_SIZE)) {
+		return "the guest secrets page is not free guest RAM";
+	}
+	if (!owner_is_guest_page_free(info->guest_caa, SNP_PAGE_SIZE)) {
+		return "the guest Calling Area is not free guest RAM";
+	}
+	if (gpa_eq(info->guest_secrets, info->guest_caa)) {
+		return "the guest secrets page is the Calling Area";
+	}
+	if (info->guest_entry.mode != SVSM_GUEST_ENTRY_RESET &&
+	    info->guest_entry.mode != SVSM_GUEST_ENTRY_LONG) {
+		return "the guest entry mode is unknown";
+	}
+	if (info->guest_entry.mode == SVSM_GUEST_ENTRY_LONG &&
+	    (info->guest_entry.cr3 % SNP_PAGE_SIZE) != 0) {
+		return "the guest's CR3 is not page aligned";
+	}
+	return NULL;
+}
+
 static enum svsm_err init_check_info(const struct svsm_boot_info *info)
 {
-	uint64_t heap_end = gpa_val(info->heap.base) + info->heap.size;
-	uint64_t svsm_end = gpa_val(info->svsm.base) + info->svsm.size;
+	const char *why = init_info_refusal(info);
 
-	if (info->guest_vmpl == 0 || info->guest_vmpl >= SNP_VMPL_COUNT ||
-	    (info->guest_sev_features & SEV_FEAT_SNP_ACTIVE) == 0 ||
-	    (info->guest_sev_features & ~svsm_permitted_sev_features()) != 0 ||
-	    gpa_val(info->heap.base) < gpa_val(info->svsm.base) ||
-	    heap_end > svsm_end || heap_end < gpa_val(info->heap.base) ||
-	    !memmap_overlaps_svsm(info->psp_secrets, SNP_PAGE_SIZE) ||
-	    !owner_is_guest_page_free(info->guest_secrets, SNP_PAGE_SIZE) ||
-	    !owner_is_guest_page_free(info->guest_caa, SNP_PAGE_SIZE) ||
-	    gpa_eq(info->guest_secrets, info->guest_caa) ||
-	    (info->guest_entry.mode != SVSM_GUEST_ENTRY_RESET &&
-	     info->guest_entry.mode != SVSM_GUEST_ENTRY_LONG) ||
-	    (info->guest_entry.mode == SVSM_GUEST_ENTRY_LONG &&
-	     (info->guest_entry.cr3 % SNP_PAGE_SIZE) != 0)) {
+	if (why != NULL) {
+		LOG_NOTICE("boot: refused: %s", why);
 		return SVSM_E_INVAL;
 	}
 	return SVSM_OK;
