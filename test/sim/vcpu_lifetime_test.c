@@ -257,25 +257,32 @@ static struct sim_machine *two_cpus_with_vtpm(void)
 	return m;
 }
 
-static const uint8_t tpm_getrandom[] = {0x80, 0x01, 0, 0,    0, 0x0C,
-					0,    0,    1, 0x7B, 0, 16};
+/* vCPU 1 sends TPM2_GetRandom(16) as tpm_svsm.c does while @w runs on
+ * vCPU 0 inside the TPM command; RAX, and the response length. */
+static uint32_t getrandom_meanwhile(struct sim_machine *m, struct meanwhile *w,
+				    uint32_t *rsp_len)
+{
+	static const uint8_t cmd[] = {0x80, 0x01, 0, 0,	   0, 0x0C,
+				      0,    0,	  1, 0x7B, 0, 16};
+	static uint8_t rsp[4096];
+	uint32_t result = 0;
+
+	sim_during_next_library_call(m, call_meanwhile, w);
+	ASSERT_EQ(sim_vtpm_command(m, 1, BLOCK, cmd, sizeof(cmd), rsp,
+				   sizeof(rsp), rsp_len, &result),
+		  SIM_OK);
+	ASSERT_TRUE(w->ran);
+	return result;
+}
 
 TEST(vcpu_lifetime, delete_while_its_tpm_command_runs_is_in_use)
 {
 	struct sim_machine *m = two_cpus_with_vtpm();
 	struct meanwhile w = {.rax = CORE(SVSM_CORE_DELETE_VCPU), .rcx = VMSA1};
-	static uint8_t rsp[4096];
 	uint32_t rsp_len = 0;
-	uint32_t result = 0;
 
-	sim_during_next_library_call(m, call_meanwhile, &w);
-	ASSERT_EQ(sim_vtpm_command(m, 1, BLOCK, tpm_getrandom,
-				   sizeof(tpm_getrandom), rsp, sizeof(rsp),
-				   &rsp_len, &result),
-		  SIM_OK);
-	ASSERT_TRUE(w.ran);
+	EXPECT_EQ(getrandom_meanwhile(m, &w, &rsp_len), SVSM_SUCCESS);
 	EXPECT_EQ(w.result, SVSM_ERR_FAIL_INUSE);
-	EXPECT_EQ(result, SVSM_SUCCESS);
 	EXPECT_EQ(rsp_len, 10u + 2u + 16u); /* header, size, 16 bytes */
 	EXPECT_EQ(g_call(m, 0, CORE(SVSM_CORE_DELETE_VCPU), VMSA1, 0, 0, NULL),
 		  SVSM_SUCCESS);
@@ -291,19 +298,13 @@ TEST(vcpu_lifetime, a_tpm_response_page_that_became_a_ca_is_not_written)
 			      .rdx = BLOCK,
 			      .r8 = 2};
 	uint64_t e = pv_entry(VMSA2, false, true, true);
-	static uint8_t rsp[4096];
 	uint32_t rsp_len = 0;
-	uint32_t result = 0;
+	uint32_t result;
 	uint8_t head[8];
 
 	ASSERT_EQ(g_pvalidate(m, 0, &e, 1, NULL), SVSM_SUCCESS);
 	g_write_ap_vmsa(m, VMSA2, 1, SEV_FEAT_SNP_ACTIVE, EFER_SVME);
-	sim_during_next_library_call(m, call_meanwhile, &w);
-	ASSERT_EQ(sim_vtpm_command(m, 1, BLOCK, tpm_getrandom,
-				   sizeof(tpm_getrandom), rsp, sizeof(rsp),
-				   &rsp_len, &result),
-		  SIM_OK);
-	ASSERT_TRUE(w.ran);
+	result = getrandom_meanwhile(m, &w, &rsp_len);
 	ASSERT_EQ(w.result, SVSM_SUCCESS);
 	/* T09: the response never lands on call_pending and its neighbours;
 	 * the request's first bytes (command 8, locality 0) are still there. */
