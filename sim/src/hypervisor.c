@@ -224,32 +224,34 @@ enum sim_status sim_hv_page_state(struct sim_machine *m, uint64_t gpa,
 	return SIM_OK;
 }
 
+/* A host CPU racing the SVSM takes the last 4 KiB page of a range back
+ * (shared); KVM PSMASHes a 2 MiB entry before a 4 KiB page-state change. */
+static void race_share_last_page(struct sim_machine *m, uint64_t gpa,
+				 bool size_2m)
+{
+	uint64_t len = size_2m ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE;
+
+	(void)rmp_hv_page_state(&m->rmp, gpa + len - SNP_PAGE_SIZE, false,
+				false);
+}
+
 void sim_hv_after_pvalidate(struct sim_machine *m, uint64_t gpa, bool size_2m,
 			    bool validate, uint32_t rc, bool unchanged)
 {
-	uint64_t last = gpa + (size_2m ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE) -
-			SNP_PAGE_SIZE;
-
-	if (m->hv != SIM_HV_SHARE_AFTER_VALIDATE || !validate ||
-	    rc != SNP_RET_SUCCESS || unchanged) {
-		return;
+	if (m->hv == SIM_HV_SHARE_AFTER_VALIDATE && validate &&
+	    rc == SNP_RET_SUCCESS && !unchanged) {
+		race_share_last_page(m, gpa, size_2m);
 	}
-	/* KVM PSMASHes a 2 MiB entry before a 4 KiB page-state change. */
-	(void)rmp_hv_page_state(&m->rmp, last, false, false);
 }
 
 void sim_hv_before_rmpadjust(struct sim_machine *m, uint64_t gpa, bool size_2m,
 			     uint64_t attrs)
 {
-	uint64_t last = gpa + (size_2m ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE) -
-			SNP_PAGE_SIZE;
-
-	if (m->hv != SIM_HV_SHARE_BEFORE_GRANT ||
-	    (attrs & RMPADJUST_PERM_MASK) == 0 ||
-	    (attrs & RMPADJUST_VMSA) != 0) {
-		return;
+	if (m->hv == SIM_HV_SHARE_BEFORE_GRANT &&
+	    (attrs & RMPADJUST_PERM_MASK) != 0 &&
+	    (attrs & RMPADJUST_VMSA) == 0) {
+		race_share_last_page(m, gpa, size_2m);
 	}
-	(void)rmp_hv_page_state(&m->rmp, last, false, false);
 }
 
 void sim_hv_after_rmpadjust(struct sim_machine *m, uint64_t gpa, bool was_vmsa)
