@@ -16,10 +16,11 @@ include mk/fuzz.mk
 include mk/checks.mk
 include mk/emu.mk
 include mk/snp.mk
+include mk/machine.mk
 
 .PHONY: all setup run run-sim check bench fuzz clean format tidy
 
-all: $(HOST_BINS) $(ASAN_BINS) $(FUZZ_TARGETS) $(EMU_FW) $(SNP_FW) \
+all: $(HOST_BINS) $(ASAN_BINS) $(FUZZ_TARGETS) $(EMU_FW) $(SNP_FW) $(MACHINE_ELF) \
 	freestanding-check
 
 # Installs the Debian packages the build and tests need (idempotent).

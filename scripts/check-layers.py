@@ -55,7 +55,7 @@ FLOORS = [
         "include/svsm/request.h", "include/svsm/svsm.h",
     ]),
     ("platforms", ["src/arch/", "src/plat/"]),
-    ("harness", ["sim/", "tools/", "test/", "bench/"]),
+    ("harness", ["sim/", "tools/", "test/", "bench/", "emu/"]),
 ]
 
 # Known upward includes, each with the change that removes it. Keep short.
@@ -67,7 +67,7 @@ EXCEPTIONS = {
 
 # The -I directories of the builds (mk/toolchain.mk, mk/emu.mk).
 INCLUDE_DIRS = ["include", "sim/include", "src/arch/x86", "src/libc/include"]
-SCAN = ["src", "include"]
+SCAN = ["src", "include", "emu"]
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 
