@@ -437,8 +437,12 @@ void hv_hlt(struct mcpu *c, unsigned vmpl)
 
 void hv_npf(struct mcpu *c, unsigned vmpl, uint64_t gpa, uint64_t info1)
 {
-	(void)info1;
-	(void)gpa;
+	if (vmpl == 0) {
+		mlog("vCPU %u VMPL0: #NPF at %llx (error %llx): not RAM, or "
+		     "the RMP refuses it",
+		     c->index, (unsigned long long)gpa,
+		     (unsigned long long)info1);
+	}
 	/* MMIO, or an access the RMP refuses: KVM's reserved-bit entries
 	 * make the hardware raise #VC(NPF) for MMIO; an RMP violation is
 	 * reflected the same way rather than hanging the vCPU. */

@@ -66,9 +66,9 @@ void plat_simd_begin(void)
 	MCHECK(!simd_in[i]);
 	simd_in[i] = true;
 	simd_xcr0[i] = xgetbv0();
+	xsetbv(0, XCR0_MACHINE); /* first: XSAVE saves what XCR0 enables */
 	__asm__ volatile("xsave64 (%0)" ::"r"(simd_area[i]), "a"(-1), "d"(-1)
 			 : "memory");
-	xsetbv(0, XCR0_MACHINE);
 }
 
 void plat_simd_end(void)
@@ -76,9 +76,9 @@ void plat_simd_end(void)
 	unsigned i = mcpu_this()->index;
 
 	MCHECK(simd_in[i]);
-	xsetbv(0, simd_xcr0[i]);
 	__asm__ volatile("xrstor64 (%0)" ::"r"(simd_area[i]), "a"(-1), "d"(-1)
 			 : "memory");
+	xsetbv(0, simd_xcr0[i]);
 	simd_in[i] = false;
 }
 

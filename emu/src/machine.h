@@ -72,7 +72,7 @@ struct mcpu {
 	/* The x87/SSE/AVX state of each VMPL's VMSA (SEV-ES keeps it in the
 	 * VMSA; QEMU's VMRUN leaves it in the registers): XSAVE areas, and
 	 * the VMPL whose state the registers hold now. */
-	void *fpu[MACHINE_VMPLS];
+	void *fpu[MACHINE_VMPLS + 1]; /* [MACHINE_VMPLS]: nobody's */
 	unsigned fpu_vmpl;
 	struct mlock post_lock;
 	uint64_t held_vmsa; /* the VMSA marked in use, 0 = none */

@@ -37,6 +37,7 @@
 #define VMGEXIT_LEN 4u
 #define MXCSR_DEFAULT 0x1F80u
 #define XSAVE_MXCSR_OFF 24u
+#define XCR0_ALL (XCR0_X87 | XCR0_SSE | XCR0_AVX)
 
 /* Every I/O port and every MSR exits, except the MSRs SEV-ES keeps in
  * the VMSA (VMLOAD/VMSAVE move them): FS, GS, KernelGSBase, the SYSCALL
@@ -83,6 +84,8 @@ void world_cpu_init(struct mcpu *c)
 	}
 	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
 		c->vmcb[vmpl] = mm_alloc_pages(1);
+	}
+	for (vmpl = 0; vmpl <= MACHINE_VMPLS; vmpl++) {
 		c->fpu[vmpl] = mm_alloc_pages(1);
 	}
 	c->hsave = mm_alloc_pages(1);
@@ -252,12 +255,15 @@ static void fpu_switch(struct mcpu *c, unsigned vmpl, uint64_t xcr0)
 	if (c->fpu_vmpl == vmpl) {
 		return;
 	}
+	/* Every component, whatever the VMPL's XCR0 enables: legacy SSE
+	 * works with XCR0.SSE clear, and its registers must move too. */
+	xsetbv(0, XCR0_ALL);
 	__asm__ volatile("xsave64 (%0)" ::"r"(c->fpu[c->fpu_vmpl]), "a"(-1),
 			 "d"(-1)
 			 : "memory");
-	xsetbv(0, xcr0);
 	__asm__ volatile("xrstor64 (%0)" ::"r"(c->fpu[vmpl]), "a"(-1), "d"(-1)
 			 : "memory");
+	xsetbv(0, xcr0);
 	c->fpu_vmpl = vmpl;
 }
 
@@ -452,8 +458,10 @@ static void exit_vmmcall(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 
 	if (gw_read(a, vmpl, a->rip, insn, sizeof(insn), true) &&
 	    memcmp(insn, vmgexit, sizeof(insn)) == 0) {
-		/* An automatic exit: SEV-ES reports RIP after it. */
+		/* An automatic exit: SEV-ES reports RIP after it, and the
+		 * VMSA records the exit (the SVSM reads it). */
 		a->rip += VMGEXIT_LEN;
+		a->guest_exit_code = SVM_EXIT_VMGEXIT;
 		c->vcpu.ghcb_msr[vmpl] =
 			hv_vmgexit(c, vmpl, c->vcpu.ghcb_msr[vmpl]);
 		return;
@@ -622,9 +630,7 @@ void world_loop(struct mcpu *c)
 		vmcb_init(c->vmcb[vmpl], vmpl);
 		fpu_reset(c->fpu[vmpl]);
 	}
-	c->fpu_vmpl = 0;
-	__asm__ volatile("xrstor64 (%0)" ::"r"(c->fpu[0]), "a"(-1), "d"(-1)
-			 : "memory");
+	c->fpu_vmpl = MACHINE_VMPLS; /* the machine's own: nobody's */
 	for (;;) {
 		struct snp_vmsa *a;
 
