@@ -38,7 +38,8 @@ VERIFY_MAIN_SRCS := tools/verify/csvsm_verify.c
 TOOL_COMMON_SRCS := $(sort $(wildcard tools/common/*.c))
 VERIFY_LIB_SRCS := $(filter-out $(VERIFY_MAIN_SRCS),\
 	$(sort $(wildcard tools/verify/*.c))) $(TOOL_COMMON_SRCS)
-# csvsm-igvm: its reader is fuzzed, so it is apart from main.
+# csvsm-igvm: its builder is apart from main (the unit tests build images
+# with it); its reader and measurement are src/snpmodel's.
 IGVM_MAIN_SRCS := tools/igvm/csvsm_igvm.c
 IGVM_LIB_SRCS := $(filter-out $(IGVM_MAIN_SRCS),\
 	$(sort $(wildcard tools/igvm/*.c))) $(TOOL_COMMON_SRCS)
