@@ -26,7 +26,7 @@ struct igvm_file {
 struct igvm_item {
 	uint32_t type;
 	uint32_t length;
-	uint32_t offset; /* of the type field in the file */
+	uint32_t offset;     /* of the type field in the file */
 	const uint8_t *body; /* @length bytes inside the variable header */
 };
 

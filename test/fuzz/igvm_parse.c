@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "svsm/psp_launch.h"
+
 #include "../../tools/igvm/igvm.h"
-#include "../../tools/igvm/igvm_measure.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct igvm_fixed_header h;
 	struct igvm_file f;
-	struct igvm_measure m;
+	static struct psp_launch_result m;
+	struct psp_launch_ops ops = {.ram_size = 1ull << 52};
 	struct igvm_item it;
 	uint8_t *buf;
 	uint32_t pos = 0;
@@ -56,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			}
 		}
-		(void)igvm_measure_snp(&f, &m);
+		(void)psp_launch_igvm(buf, size, &ops, &m);
 	}
 	free(buf);
 	return 0;
