@@ -79,7 +79,8 @@ struct psp_launch_result {
  * with its MEMORY_MAP and VP_COUNT_PARAMETER, VP_CONTEXT, whose VMSAs are
  * launched last), the digest as SNP_LAUNCH_UPDATE extends it
  * (psp_launch_digest_page). NULL when launched; else out->why, and the
- * guest must not run (pages may be half filled).
+ * guest must not run (pages may be half filled). Uses under 6 KiB of
+ * stack and no other memory of its own.
  */
 const char *psp_launch_igvm(const uint8_t *file, size_t size,
 			    const struct psp_launch_ops *ops,

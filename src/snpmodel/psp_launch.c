@@ -292,7 +292,7 @@ const char *psp_launch_igvm(const uint8_t *file, size_t size,
 			    const struct psp_launch_ops *ops,
 			    struct psp_launch_result *out)
 {
-	struct launch l; /* about 3 KiB, and 5 more below it */
+	struct launch l; /* 2.5 KiB; under 6 KiB of stack in all */
 	struct igvm_item it;
 	const char *why = NULL;
 	uint32_t pos = 0;
@@ -312,8 +312,9 @@ const char *psp_launch_igvm(const uint8_t *file, size_t size,
 		}
 	}
 	if (why != NULL) {
-		return launch_refuse(&l, "IGVM structure at 0x%x: %s", pos,
-				     why);
+		return launch_refuse(&l,
+				     "IGVM structure at header offset 0x%x: %s",
+				     pos, why);
 	}
 	if (l.mask == 0) {
 		return launch_refuse(&l, "no SEV-SNP platform in the file");
