@@ -36,6 +36,7 @@ FLOORS = [
     ]),
     ("snpmodel", [
         "src/snpmodel/",
+        "include/svsm/igvm_reader.h", "include/svsm/psp_launch.h",
         "include/svsm/psp_model.h", "include/svsm/snpmodel.h",
         "include/svsm/vmsa_model.h",
     ]),

@@ -1,76 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading IGVM files. The file is untrusted input (it may come from
- * anywhere, and a wrong one gives a wrong measurement): every offset and
- * length is checked against the file before use, arithmetic in 64 bits.
+ * Reading IGVM files (svsm/igvm_reader.h). The file is the host's,
+ * untrusted: a wrong one must give a refusal, never a read outside it.
+ * Every offset and length is checked against the file before use, in
+ * 64-bit arithmetic; a structure's body is copied before it is read
+ * (it may be unaligned). Invariant of igvm_next(): the returned body and
+ * the file data its directive names lie inside the file.
  */
-#include <string.h>
-#include <zlib.h>
-
-#include "igvm.h"
-
-uint32_t igvm_checksum(const uint8_t *headers, size_t len)
-{
-	return (uint32_t)crc32(0L, headers, (uInt)len);
-}
-
-const char *igvm_type_name(uint32_t type)
-{
-	switch (type & ~IGVM_VHT_IGNORABLE) {
-	case IGVM_VHT_SUPPORTED_PLATFORM:
-		return "SUPPORTED_PLATFORM";
-	case IGVM_VHT_GUEST_POLICY:
-		return "GUEST_POLICY";
-	case IGVM_VHT_RELOCATABLE_REGION:
-		return "RELOCATABLE_REGION";
-	case IGVM_VHT_PAGE_TABLE_RELOCATION_REGION:
-		return "PAGE_TABLE_RELOCATION_REGION";
-	case IGVM_VHT_PARAMETER_AREA:
-		return "PARAMETER_AREA";
-	case IGVM_VHT_PAGE_DATA:
-		return "PAGE_DATA";
-	case IGVM_VHT_PARAMETER_INSERT:
-		return "PARAMETER_INSERT";
-	case IGVM_VHT_VP_CONTEXT:
-		return "VP_CONTEXT";
-	case IGVM_VHT_REQUIRED_MEMORY:
-		return "REQUIRED_MEMORY";
-	case IGVM_VHT_VP_COUNT_PARAMETER:
-		return "VP_COUNT_PARAMETER";
-	case IGVM_VHT_SRAT:
-		return "SRAT";
-	case IGVM_VHT_MADT:
-		return "MADT";
-	case IGVM_VHT_MMIO_RANGES:
-		return "MMIO_RANGES";
-	case IGVM_VHT_SNP_ID_BLOCK:
-		return "SNP_ID_BLOCK";
-	case IGVM_VHT_MEMORY_MAP:
-		return "MEMORY_MAP";
-	case IGVM_VHT_ERROR_RANGE:
-		return "ERROR_RANGE";
-	case IGVM_VHT_COMMAND_LINE:
-		return "COMMAND_LINE";
-	case IGVM_VHT_SLIT:
-		return "SLIT";
-	case IGVM_VHT_PPTT:
-		return "PPTT";
-	case IGVM_VHT_VBS_MEASUREMENT:
-		return "VBS_MEASUREMENT";
-	case IGVM_VHT_DEVICE_TREE:
-		return "DEVICE_TREE";
-	case IGVM_VHT_ENVIRONMENT_INFO:
-		return "ENVIRONMENT_INFO";
-	default:
-		return NULL;
-	}
-}
+#include "svsm/igvm_reader.h"
+#include "svsm/std.h"
 
 const char *igvm_open(struct igvm_file *f, const uint8_t *data, size_t size)
 {
 	uint8_t headers_zeroed[sizeof(f->hdr)];
 	uint64_t vh_end;
-	uLong crc;
+	uint32_t crc;
 
 	if (size < sizeof(f->hdr)) {
 		return "shorter than the fixed header";
@@ -98,10 +42,10 @@ const char *igvm_open(struct igvm_file *f, const uint8_t *data, size_t size)
 	memcpy(headers_zeroed, data, sizeof(headers_zeroed));
 	memset(headers_zeroed + offsetof(struct igvm_fixed_header, checksum), 0,
 	       4);
-	crc = crc32(0L, headers_zeroed, sizeof(headers_zeroed));
-	crc = crc32(crc, data + sizeof(f->hdr),
-		    (uInt)(vh_end - sizeof(f->hdr)));
-	if ((uint32_t)crc != f->hdr.checksum) {
+	crc = igvm_crc32(0, headers_zeroed, sizeof(headers_zeroed));
+	crc = igvm_crc32(crc, data + sizeof(f->hdr),
+			 (size_t)(vh_end - sizeof(f->hdr)));
+	if (crc != f->hdr.checksum) {
 		return "checksum mismatch";
 	}
 	return NULL;
@@ -190,6 +134,11 @@ static const char *check_item(const struct igvm_file *f,
 	case IGVM_VHT_PARAMETER_INSERT:
 		return it->length < sizeof(struct igvm_parameter_insert)
 			       ? "PARAMETER_INSERT too short"
+			       : NULL;
+	case IGVM_VHT_MEMORY_MAP:
+	case IGVM_VHT_VP_COUNT_PARAMETER:
+		return it->length < sizeof(struct igvm_parameter)
+			       ? "a parameter structure too short"
 			       : NULL;
 	default:
 		return NULL;
