@@ -29,6 +29,7 @@
 #define EVENT_GP (13u | (3u << 8) | (1u << 11) | (1u << 31))
 
 static enum hv_mode mode;
+static unsigned vmpl0_runs; /* RUN_VMPL requests from VMPL0 (inject-ri) */
 static struct mlock term_lock;
 /* KVM's per-vCPU, per-VMPL registrations. */
 static uint64_t ghcb_gpa[MACHINE_MAX_CPUS][MACHINE_VMPLS];
@@ -42,6 +43,37 @@ void hv_init(enum hv_mode m)
 enum hv_mode hv_mode(void)
 {
 	return mode;
+}
+
+/* The leaves a guest's CPUID page carries (Linux reads them early). */
+static const uint32_t cpuid_leaves[][2] = {
+	{0x0, 0},	  {0x1, 0},	    {0x7, 0},
+	{0xD, 0},	  {0xD, 1},	    {0x80000000u, 0},
+	{0x80000001u, 0}, {0x80000008u, 0}, {0x8000001Fu, 0},
+};
+#define LEAF7_EBX_SHA (1u << 29) /* SHA-NI: the machine's CPU has none */
+
+void hv_cpuid_table(struct snp_cpuid_table *t)
+{
+	unsigned i, n = sizeof(cpuid_leaves) / sizeof(cpuid_leaves[0]);
+
+	for (i = 0; i < n; i++) {
+		struct hw_cpuid r =
+			hw_cpuid(cpuid_leaves[i][0], cpuid_leaves[i][1]);
+		struct snp_cpuid_fn *fn = &t->fn[i];
+
+		fn->eax_in = cpuid_leaves[i][0];
+		fn->ecx_in = cpuid_leaves[i][1];
+		fn->xcr0_in = fn->eax_in == 0xD ? 1 : 0;
+		fn->eax = r.eax;
+		fn->ebx = r.ebx;
+		fn->ecx = r.ecx;
+		fn->edx = r.edx;
+		if (mode == HV_CPUID_LIE && fn->eax_in == 0x7) {
+			fn->ebx |= LEAF7_EBX_SHA;
+		}
+	}
+	t->count = n;
 }
 
 void hv_stop(unsigned exit_value)
@@ -85,6 +117,63 @@ static bool psc_page(uint64_t gpa, bool size_2m, bool to_private)
 	return rc == SNP_RET_SUCCESS;
 }
 
+/* A shared page of guest RAM (the RMP says hypervisor-owned). */
+static uint8_t *shared_page(uint64_t gpa)
+{
+	uint8_t *p = guest_ptr(gpa, PAGE);
+	bool ok;
+
+	if (p == NULL || (gpa & (PAGE - 1)) != 0) {
+		return NULL;
+	}
+	rmp_lock();
+	ok = rmp_check_shared_access(&machine_rmp, gpa) == RMP_ACCESS_OK;
+	rmp_unlock();
+	return ok ? p : NULL;
+}
+
+#define INJECT_RI_AFTER 8u
+#define HV_DOORBELL_VECTOR 0x20u
+
+/*
+ * inject-ri: a hypervisor that, instead of running VMPL1, signals an
+ * interrupt to the SVSM. The hardware refuses the direct injection
+ * (Restricted Injection); through the doorbell and #HV it arrives, and
+ * the SVSM, which asks for no events, must terminate.
+ */
+static bool inject_into_svsm(struct mcpu *c)
+{
+	uint8_t *db;
+
+	if (mode != HV_INJECT_RI || ++vmpl0_runs != INJECT_RI_AFTER ||
+	    doorbell_gpa[c->index][0] == 0) {
+		return false;
+	}
+	db = shared_page(doorbell_gpa[c->index][0]);
+	if (db == NULL) {
+		return false;
+	}
+	(void)world_inject(c, 0, HV_DOORBELL_VECTOR); /* refused */
+	__atomic_store_n((uint16_t *)db, (uint16_t)HV_DOORBELL_VECTOR,
+			 __ATOMIC_SEQ_CST);
+	mlog("hypervisor: #HV with vector 0x%x for vCPU %u's VMPL0",
+	     HV_DOORBELL_VECTOR, c->index);
+	return world_inject(c, 0, VEC_HV);
+}
+
+/* SNP Run VMPL from @vmpl: false when refused. */
+static bool run_vmpl(struct mcpu *c, unsigned vmpl, unsigned target)
+{
+	if (target >= MACHINE_VMPLS || mode == HV_REFUSE_RUN_VMPL) {
+		return false;
+	}
+	if (vmpl == 0 && inject_into_svsm(c)) {
+		return true; /* VMPL0 runs on, with #HV pending */
+	}
+	world_run_vmpl(c, target);
+	return true;
+}
+
 static uint64_t msr_protocol(struct mcpu *c, unsigned vmpl, uint64_t v)
 {
 	uint64_t data = GHCB_MSR_DATA(v);
@@ -124,15 +213,11 @@ static uint64_t msr_protocol(struct mcpu *c, unsigned vmpl, uint64_t v)
 
 		return (ok ? 0 : 1ull << 32) | GHCB_MSR_PSC_RESP;
 	}
-	case GHCB_MSR_RUN_VMPL_REQ: {
-		unsigned target = (unsigned)(v >> 32) & 0xFFu;
-
-		if (target >= MACHINE_VMPLS || mode == HV_REFUSE_RUN_VMPL) {
-			return (1ull << 32) | GHCB_MSR_RUN_VMPL_RESP;
-		}
-		world_run_vmpl(c, target);
-		return GHCB_MSR_RUN_VMPL_RESP;
-	}
+	case GHCB_MSR_RUN_VMPL_REQ:
+		return (run_vmpl(c, vmpl, (unsigned)(v >> 32) & 0xFFu)
+				? 0
+				: 1ull << 32) |
+		       GHCB_MSR_RUN_VMPL_RESP;
 	case GHCB_MSR_TERM_REQ:
 		terminate(c, vmpl, (v >> 12) & 0xF, (v >> 16) & 0xFF);
 	default:
@@ -185,21 +270,6 @@ static void ghcb_read(const uint8_t *p, struct ghcb_in *g)
 	memcpy(g->valid, p + GHCB_OFF_VALID_BITMAP, sizeof(g->valid));
 	memcpy(&g->version, p + GHCB_OFF_PROTOCOL_VERSION, 2);
 	memcpy(&g->usage, p + GHCB_OFF_USAGE, 4);
-}
-
-/* A shared page of guest RAM (the RMP says hypervisor-owned). */
-static uint8_t *shared_page(uint64_t gpa)
-{
-	uint8_t *p = guest_ptr(gpa, PAGE);
-	bool ok;
-
-	if (p == NULL || (gpa & (PAGE - 1)) != 0) {
-		return NULL;
-	}
-	rmp_lock();
-	ok = rmp_check_shared_access(&machine_rmp, gpa) == RMP_ACCESS_OK;
-	rmp_unlock();
-	return ok ? p : NULL;
 }
 
 struct reply {
@@ -351,13 +421,10 @@ static void nae(struct mcpu *c, unsigned vmpl, uint8_t *p)
 			nae_psc(p + GHCB_OFF_SHARED_BUFFER, &r);
 			break;
 		case SVM_VMGEXIT_SNP_RUN_VMPL:
-			if ((g.info1 & 0xFF) >= MACHINE_VMPLS ||
-			    mode == HV_REFUSE_RUN_VMPL) {
+			if (!run_vmpl(c, vmpl, (unsigned)(g.info1 & 0xFF))) {
 				r.info1 = GHCB_RESULT_MALFORMED;
 				r.info2 = GHCB_ERR_INVALID_INPUT;
-				break;
 			}
-			world_run_vmpl(c, (unsigned)(g.info1 & 0xFF));
 			break;
 		case SVM_VMGEXIT_AP_CREATION:
 			nae_ap_creation(c, &g, &r);

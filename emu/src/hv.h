@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "abi/snp_cpuid.h"
+
 #include "machine.h"
 
 /** Hostile behaviours, chosen at start (fw_cfg opt/csvsm/hv). */
@@ -25,6 +27,8 @@ enum hv_mode {
 };
 
 void hv_init(enum hv_mode mode);
+/** The CPUID table KVM/QEMU put in a launch's CPUID page. */
+void hv_cpuid_table(struct snp_cpuid_table *t);
 enum hv_mode hv_mode(void);
 /** VMGEXIT from @c's vCPU at @vmpl with GHCB MSR @msr: the GHCB MSR
  * value it sees after. */

@@ -61,8 +61,11 @@ struct mcpu {
 	unsigned post_vmpl;
 	bool post_destroy;
 	bool post_pending;
-	/* An event to inject at the next VMRUN (hardware-checked). */
+	/* An exception the hardware raises at the next VMRUN. */
 	uint64_t pending_event;
+	/* An event the hypervisor injects into a VMPL's VMSA when it next
+	 * runs (checked against Restricted Injection when asked). */
+	uint64_t hv_event[MACHINE_VMPLS];
 	/* TLB shoot-down (rmp.c). */
 	bool in_guest;
 	uint64_t flush_gen_seen;

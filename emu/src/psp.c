@@ -1,46 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * DEV: a first launcher, to be replaced by the shared PSP launch of
- * src/snpmodel. It walks the IGVM file's directives for the SNP platform.
+ * The machine's PSP: the shared launch (src/snpmodel/psp_launch.c, the
+ * same code `csvsm-igvm measure` runs) over this machine's guest RAM and
+ * RMP, and the guest-request model (src/snpmodel/psp.c). The PSP makes
+ * its keys from RDRAND; its VCEK is the build's TEST key. The CPUID page
+ * is the hypervisor's (hv_cpuid_table), checked entry by entry against
+ * what this CPU reports, as the PSP checks it.
  */
 #include "psp.h"
 
-#include "svsm/plat.h"
+#include "svsm/psp_launch.h"
 #include "svsm/psp_model.h"
 #include "svsm/std.h"
 
-#include "abi/csvsm_boot.h"
 #include "abi/snp.h"
 
-#include "arch.h"
 #include "cpuid.h"
+#include "hv.h"
 #include "layout.h"
 #include "machine.h"
 #include "rmp.h"
 
-#define VHT_SUPPORTED_PLATFORM 0x1u
-#define VHT_GUEST_POLICY 0x101u
-#define VHT_PARAMETER_AREA 0x301u
-#define VHT_PAGE_DATA 0x302u
-#define VHT_PARAMETER_INSERT 0x303u
-#define VHT_VP_CONTEXT 0x304u
-#define VHT_VP_COUNT 0x307u
-#define VHT_MEMORY_MAP 0x30Cu
-#define DATA_SECRETS 1u
-#define DATA_CPUID 2u
-#define FLAG_2MB 1u
-#define FLAG_UNMEASURED 2u
-#define FLAG_SHARED 4u
-#define VMSA_DIGEST_GPA 0xFFFFFFFFF000ull
+#define GUEST_POLICY_DEFAULT 0x30000ull
+#define LEAF_FEATURES 1u
+#define LEAF_XSAVE 0xDu
 
 static struct psp_model psp;
-
-struct cpuid_fn {
-	uint32_t eax_in, ecx_in;
-	uint64_t xcr0_in, xss_in;
-	uint32_t eax, ebx, ecx, edx;
-	uint64_t reserved;
-} __attribute__((packed));
+static uint8_t vmpck_entropy[PSP_VMPCK_COUNT * 32 + 48];
 
 static uint64_t random64(void)
 {
@@ -58,195 +44,105 @@ static uint64_t random64(void)
 	machine_panic("no RDRAND: the PSP cannot make its keys");
 }
 
-static void fill_cpuid(uint8_t *page)
+static uint8_t *op_page(void *ctx, uint64_t gpa)
 {
-	static const uint32_t leaves[][2] = {
-		{0, 0},		  {1, 0},	    {7, 0},
-		{0xD, 0},	  {0xD, 1},	    {0x80000000u, 0},
-		{0x80000001u, 0}, {0x80000008u, 0}, {0x8000001Fu, 0},
-	};
-	struct cpuid_fn *fn = (struct cpuid_fn *)(page + 16);
-	uint32_t i, n = sizeof(leaves) / sizeof(leaves[0]);
-
-	memset(page, 0, PAGE);
-	for (i = 0; i < n; i++) {
-		struct hw_cpuid r = hw_cpuid(leaves[i][0], leaves[i][1]);
-
-		fn[i] = (struct cpuid_fn){.eax_in = leaves[i][0],
-					  .ecx_in = leaves[i][1],
-					  .xcr0_in =
-						  leaves[i][0] == 0xD ? 1 : 0,
-					  .eax = r.eax,
-					  .ebx = r.ebx,
-					  .ecx = r.ecx,
-					  .edx = r.edx};
-	}
-	memcpy(page, &n, 4);
+	(void)ctx;
+	return guest_ptr(gpa, PAGE);
 }
 
-static void fill_secrets(uint8_t *page)
+static bool op_rmp_launch(void *ctx, uint64_t gpa, bool vmsa)
+{
+	bool ok;
+
+	(void)ctx;
+	rmp_lock();
+	ok = rmp_launch_page(&machine_rmp, gpa) == SNP_RET_SUCCESS &&
+	     (!vmsa || rmp_rmpadjust(&machine_rmp, 0, gpa, 0,
+				     1 | RMPADJUST_VMSA) == SNP_RET_SUCCESS);
+	rmp_changed(gpa, PAGE);
+	rmp_unlock();
+	return ok;
+}
+
+static void op_cpuid_fill(void *ctx, struct snp_cpuid_table *t)
+{
+	(void)ctx;
+	hv_cpuid_table(t);
+}
+
+/* What the CPU reports, except what differs by CPU or by XCR0: the APIC
+ * ID of leaf 1, the XSAVE area size of leaf 0xD. */
+static bool op_cpuid_check(void *ctx, const struct snp_cpuid_fn *fn)
+{
+	struct hw_cpuid r = hw_cpuid(fn->eax_in, fn->ecx_in);
+	uint32_t ebx_mask = fn->eax_in == LEAF_FEATURES ? 0x00FFFFFFu
+			    : fn->eax_in == LEAF_XSAVE	? 0
+							: 0xFFFFFFFFu;
+
+	(void)ctx;
+	return fn->eax == r.eax && (fn->ebx & ebx_mask) == (r.ebx & ebx_mask) &&
+	       fn->ecx == r.ecx && fn->edx == r.edx;
+}
+
+static unsigned op_memory_map(void *ctx, struct igvm_memory_map_entry *e,
+			      unsigned max)
+{
+	(void)ctx;
+	if (max == 0) {
+		return 0;
+	}
+	memset(e, 0, sizeof(*e));
+	e->starting_gpa_page_number = 0;
+	e->number_of_pages = guest_ram_size / PAGE;
+	e->entry_type = IGVM_MEMORY_MAP_MEMORY;
+	return 1;
+}
+
+static void op_secrets_fill(void *ctx, uint8_t page[4096])
 {
 	struct snp_secrets_page *s = (struct snp_secrets_page *)page;
-	uint8_t entropy[4 * 32 + 48];
-	unsigned i;
 
-	for (i = 0; i < sizeof(entropy); i += 8) {
-		uint64_t r = random64();
-
-		memcpy(entropy + i, &r, 8);
-	}
-	psp_init(&psp, &psp_test_identity, entropy, 0x30000);
-	memset(entropy, 0, sizeof(entropy));
-	memset(page, 0, PAGE);
+	(void)ctx;
 	s->version = 3;
 	memcpy(s->vmpck, psp.vmpck, sizeof(s->vmpck));
-}
-
-static const char *launch_page(uint64_t gpa, const uint8_t *data,
-			       enum psp_page_type type)
-{
-	uint8_t *p = guest_ptr(gpa, PAGE);
-	enum snp_ret rc;
-
-	if (p == NULL || (gpa & (PAGE - 1)) != 0) {
-		return "a page outside guest RAM";
-	}
-	if (data != NULL) {
-		memcpy(p, data, PAGE);
-	} else if (type != PSP_PAGE_UNMEASURED) {
-		memset(p, 0, PAGE);
-	}
-	if (type == PSP_PAGE_SECRETS) {
-		fill_secrets(p);
-	} else if (type == PSP_PAGE_CPUID) {
-		fill_cpuid(p);
-	}
-	if (!psp_launch_digest_page(psp.measurement, gpa, type,
-				    type == PSP_PAGE_NORMAL ? p : NULL)) {
-		return "libcrypto failed";
-	}
-	rmp_lock();
-	rc = rmp_launch_page(&machine_rmp, gpa);
-	rmp_unlock();
-	return rc == SNP_RET_SUCCESS ? NULL : "a page launched twice";
 }
 
 const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 		       uint64_t *boot_vmsa, uint8_t digest[48])
 {
-	uint32_t off, end, mask = 0, vmsa_off = 0, mm_area = 99, vp_area = 99;
-	uint64_t vmsa_gpa = 0;
-	const char *why = NULL;
+	static struct psp_launch_result result;
+	struct psp_launch_ops ops = {
+		.ram_size = guest_ram_size,
+		.page = op_page,
+		.rmp_launch = op_rmp_launch,
+		.cpuid_fill = op_cpuid_fill,
+		.cpuid_check = op_cpuid_check,
+		.memory_map = op_memory_map,
+		.vp_count = vp_count,
+		.secrets_fill = op_secrets_fill,
+	};
+	const char *why;
+	unsigned i;
 
-	if (size < 24) {
-		return "truncated";
+	for (i = 0; i < sizeof(vmpck_entropy); i += 8) {
+		uint64_t r = random64();
+
+		memcpy(vmpck_entropy + i, &r, 8);
 	}
-	memcpy(&off, file + 8, 4);
-	memcpy(&end, file + 12, 4);
-	end += off;
-	while (why == NULL && off + 8 <= end && end <= size) {
-		uint32_t type, len;
-		const uint8_t *b = file + off + 8;
-
-		memcpy(&type, file + off, 4);
-		memcpy(&len, file + off + 4, 4);
-		switch (type & 0x7FFFFFFFu) {
-		case VHT_SUPPORTED_PLATFORM:
-			if (b[5] == 2) {
-				memcpy(&mask, b, 4);
-			}
-			break;
-		case VHT_MEMORY_MAP:
-			memcpy(&mm_area, b, 4);
-			break;
-		case VHT_VP_COUNT:
-			memcpy(&vp_area, b, 4);
-			break;
-		case VHT_PAGE_DATA: {
-			uint64_t gpa;
-			uint32_t m, foff, flags;
-			uint16_t dt;
-			enum psp_page_type t;
-
-			memcpy(&gpa, b, 8);
-			memcpy(&m, b + 8, 4);
-			memcpy(&foff, b + 12, 4);
-			memcpy(&flags, b + 16, 4);
-			memcpy(&dt, b + 20, 2);
-			if ((m & mask) == 0 || (flags & FLAG_SHARED) != 0) {
-				break;
-			}
-			t = dt == DATA_SECRETS		? PSP_PAGE_SECRETS
-			    : dt == DATA_CPUID		? PSP_PAGE_CPUID
-			    : (flags & FLAG_UNMEASURED) ? PSP_PAGE_UNMEASURED
-			    : foff == 0			? PSP_PAGE_ZERO
-							: PSP_PAGE_NORMAL;
-			why = launch_page(
-				gpa, t == PSP_PAGE_NORMAL ? file + foff : NULL,
-				t);
-			break;
-		}
-		case VHT_PARAMETER_INSERT: {
-			uint64_t gpa;
-			uint32_t idx;
-			uint8_t *p;
-
-			memcpy(&gpa, b, 8);
-			memcpy(&idx, b + 12, 4);
-			why = launch_page(gpa, NULL, PSP_PAGE_UNMEASURED);
-			p = guest_ptr(gpa, PAGE);
-			if (why == NULL && idx == mm_area) {
-				struct igvm_memory_map_entry e = {
-					.starting_gpa_page_number = 0,
-					.number_of_pages =
-						guest_ram_size / PAGE,
-					.entry_type = IGVM_MEMORY_MAP_MEMORY};
-
-				memset(p, 0, PAGE);
-				memcpy(p, &e, sizeof(e));
-			} else if (why == NULL && idx == vp_area) {
-				memset(p, 0, PAGE);
-				memcpy(p, &vp_count, 4);
-			}
-			break;
-		}
-		case VHT_VP_CONTEXT:
-			memcpy(&vmsa_gpa, b, 8);
-			memcpy(&vmsa_off, b + 12, 4);
-			break;
-		default:
-			break;
-		}
-		off += 8 + ((len + 7) & ~7u);
+	psp_init(&psp, &psp_test_identity, vmpck_entropy, GUEST_POLICY_DEFAULT);
+	memset(vmpck_entropy, 0, sizeof(vmpck_entropy));
+	why = psp_launch_igvm(file, size, &ops, &result);
+	if (why != NULL) {
+		return why;
 	}
-	if (why == NULL && (vmsa_off == 0 || vmsa_off + PAGE > size)) {
-		why = "no VMSA";
+	if (result.vmsa_count == 0) {
+		return "the image has no VMSA for the boot CPU";
 	}
-	if (why == NULL) {
-		uint8_t *p = guest_ptr(vmsa_gpa, PAGE);
-
-		if (p == NULL) {
-			why = "VMSA outside guest RAM";
-		} else {
-			memcpy(p, file + vmsa_off, PAGE);
-			(void)psp_launch_digest_page(psp.measurement,
-						     VMSA_DIGEST_GPA,
-						     PSP_PAGE_VMSA, p);
-			rmp_lock();
-			if (rmp_launch_page(&machine_rmp, vmsa_gpa) !=
-				    SNP_RET_SUCCESS ||
-			    rmp_rmpadjust(&machine_rmp, 0, vmsa_gpa, 0,
-					  1 | RMPADJUST_VMSA) !=
-				    SNP_RET_SUCCESS) {
-				why = "VMSA page refused";
-			}
-			rmp_changed(0, guest_ram_size);
-			rmp_unlock();
-		}
-	}
-	memcpy(digest, psp.measurement, 48);
-	*boot_vmsa = vmsa_gpa;
-	return why;
+	psp.policy = result.policy;
+	memcpy(psp.measurement, result.digest, sizeof(psp.measurement));
+	memcpy(digest, result.digest, 48);
+	*boot_vmsa = result.vmsa_gpa[0];
+	return NULL;
 }
 
 uint64_t psp_serve_request(const uint8_t *req, uint8_t *rsp, void *certs,

@@ -305,6 +305,10 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 
 	fpu_switch(c, vmpl, a->xcr0 != 0 ? a->xcr0 : 1);
 	vcpu_enter(c, a, &vmcb->save);
+	if (c->pending_event == 0) {
+		c->pending_event = c->hv_event[vmpl];
+		c->hv_event[vmpl] = 0;
+	}
 	ctl->event_inj = c->pending_event;
 	c->pending_event = 0;
 	/* Publish in_guest before reading the flush generation (rmp.c). */
@@ -596,7 +600,7 @@ bool world_inject(struct mcpu *c, unsigned vmpl, unsigned vector)
 		     c->index, vmpl, vector);
 		return false;
 	}
-	c->pending_event = vector | EVENT_TYPE_EXCEPTION | EVENT_VALID;
+	c->hv_event[vmpl] = vector | EVENT_TYPE_EXCEPTION | EVENT_VALID;
 	return true;
 }
 

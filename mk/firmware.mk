@@ -1,11 +1,11 @@
-# The emu firmware (a freestanding PVH ELF for QEMU) and its test guest.
-# Both are built with Debian's gcc alone: no C library, no host headers
-# beyond the compiler's freestanding ones.
+# Freestanding builds: the flags and object rules the snp firmware
+# (mk/snp.mk) and the emulated machine (mk/machine.mk) share, and the test
+# guest (test/emu/guest) that build/csvsm.igvm carries. All are built with
+# Debian's gcc alone: no C library, no host headers beyond the compiler's
+# freestanding ones.
 
 EMU_OBJ := $(BUILD)/emu
-EMU_FW := $(EMU_OBJ)/csvsm-emu.elf
 EMU_GUEST_ELF := $(EMU_OBJ)/guest.elf
-EMU_GUEST_BIN := $(EMU_OBJ)/guest.bin
 
 FW_BASE_CFLAGS := -std=c11 $(WARNINGS) -Iinclude -Isrc/arch/x86 \
 	-ffreestanding -nostdinc \
@@ -19,13 +19,8 @@ GUEST_CFLAGS := $(FW_BASE_CFLAGS) -fno-stack-protector
 FW_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none \
 	-Wl,-z,noexecstack -Wl,--no-warn-rwx-segments
 
-EMU_PLAT_C := $(sort $(wildcard src/plat/emu/*.c)) $(X86_C_SRCS)
-EMU_PLAT_S := $(sort $(wildcard src/plat/emu/*.S)) $(X86_S_SRCS) \
-	$(LIBC_S_SRCS)
 # The firmware links Debian's libtpms and libcrypto through the libc layer
 # (src/libc/libc_internal.h); the test guest needs only the mem* functions.
-FW_C_SRCS := $(CORE_SRCS) $(LIBC_SRCS) $(ENGINE_SRCS) $(EMU_PLAT_C) \
-	$(PKI_C)
 GUEST_C_SRCS := $(sort $(wildcard test/emu/guest/*.c)) src/lib/fmt.c \
 	src/libc/string.c
 TPM_ARCHIVES := $(LIBDIR)/libtpms.a $(LIBDIR)/libcrypto.a
@@ -59,11 +54,10 @@ $(call fw_objs,$(ENGINE_SRCS)): FW_CFLAGS += $(FW_ENGINE_CFLAGS)
 $(call fw_objs,$(ENGINE_SRCS)): $(FW_ENGINE_INC)/libtpms/tpm_library.h \
 	$(FW_ENGINE_INC)/openssl/evp.h
 
-$(EMU_OBJ)/fw/%.S.o: %.S $(EMU_GUEST_BIN)
+$(EMU_OBJ)/fw/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	@echo "  AS      $< (firmware)"
-	@$(CC) $(FW_CFLAGS) -DEMU_GUEST_BIN='"$(EMU_GUEST_BIN)"' -MMD -MP \
-		-c $< -o $@
+	@$(CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
 $(EMU_OBJ)/guest/%.c.o: %.c
 	@mkdir -p $(dir $@)
@@ -92,24 +86,3 @@ $(EMU_GUEST_ELF): $(call guest_objs,$(GUEST_S_SRCS) $(GUEST_C_SRCS)) \
 	@echo "  LD      $@"
 	@$(CC) $(FW_LDFLAGS) -Wl,-T,test/emu/guest/guest.ld \
 		$(call guest_objs,$(GUEST_S_SRCS) $(GUEST_C_SRCS)) -lgcc -o $@
-
-$(EMU_GUEST_BIN): $(EMU_GUEST_ELF)
-	@objcopy -O binary $< $@
-
-$(EMU_FW): $(call fw_objs,$(EMU_PLAT_S) $(FW_C_SRCS)) src/plat/emu/emu.ld
-	@echo "  LD      $@"
-	@$(CC) $(FW_LDFLAGS) -Wl,--gc-sections -Wl,-T,src/plat/emu/emu.ld \
-		$(call fw_objs,$(EMU_PLAT_S) $(FW_C_SRCS)) \
-		$(TPM_ARCHIVES) -lgcc -o $@
-	@scripts/record-archives.sh $(TPM_ARCHIVES)
-
-.PHONY: emu emu-check
-emu: $(EMU_FW)
-
-# The test guest at -smp 1 and -smp 4: fails on any guest failure, SVSM
-# panic or termination, or timeout (scripts/emu-run.sh).
-emu-check: $(EMU_FW) $(BIN)/csvsm-verify $(PKI_FILES)
-	@scripts/emu-run.sh --smp 1 --check
-	@test/attest/attest-emu.sh $(EMU_OBJ)/run-smp1.log
-	@scripts/emu-run.sh --smp 4 --check
-	@test/attest/attest-emu.sh $(EMU_OBJ)/run-smp4.log
