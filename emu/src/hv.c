@@ -360,10 +360,16 @@ static void nae_guest_request(const struct ghcb_in *g, bool ext,
 	size_t len = 0;
 
 	if (ext && pages != 0 && pages <= 64 &&
-	    guest_ptr(g->rax, pages * PAGE) != NULL &&
-	    shared_page(g->rax) != NULL) {
+	    guest_ptr(g->rax, pages * PAGE) != NULL) {
+		uint64_t i;
+
 		certs = guest_ptr(g->rax, pages * PAGE);
 		len = pages * PAGE;
+		for (i = 0; i < pages; i++) { /* every page shared */
+			if (shared_page(g->rax + i * PAGE) == NULL) {
+				certs = NULL;
+			}
+		}
 	}
 	if (req == NULL || rsp == NULL ||
 	    (ext && pages != 0 && certs == NULL)) {
