@@ -10,11 +10,10 @@
 #include "svsm/std.h"
 
 #include "arch.h"
+#include "fpu.h"
 #include "lapic.h"
 #include "machine.h"
 #include "trap.h"
-
-#define XCR0_MACHINE (XCR0_X87 | XCR0_SSE | XCR0_AVX)
 
 void plat_console_write(const char *s, size_t len)
 {
@@ -51,24 +50,14 @@ static uint8_t simd_area[MACHINE_MAX_CPUS][4096] __attribute__((aligned(64)));
 static uint64_t simd_xcr0[MACHINE_MAX_CPUS];
 static bool simd_in[MACHINE_MAX_CPUS];
 
-static uint64_t xgetbv0(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-	return ((uint64_t)hi << 32) | lo;
-}
-
 void plat_simd_begin(void)
 {
 	unsigned i = mcpu_this()->index;
 
 	MCHECK(!simd_in[i]);
 	simd_in[i] = true;
-	simd_xcr0[i] = xgetbv0();
-	xsetbv(0, XCR0_MACHINE); /* first: XSAVE saves what XCR0 enables */
-	__asm__ volatile("xsave64 (%0)" ::"r"(simd_area[i]), "a"(-1), "d"(-1)
-			 : "memory");
+	simd_xcr0[i] = fpu_xcr0();
+	fpu_save_all(simd_area[i]); /* XCR0 is XCR0_ALL: libcrypto's AVX */
 }
 
 void plat_simd_end(void)
@@ -76,8 +65,7 @@ void plat_simd_end(void)
 	unsigned i = mcpu_this()->index;
 
 	MCHECK(simd_in[i]);
-	__asm__ volatile("xrstor64 (%0)" ::"r"(simd_area[i]), "a"(-1), "d"(-1)
-			 : "memory");
+	fpu_load_all(simd_area[i]);
 	xsetbv(0, simd_xcr0[i]);
 	simd_in[i] = false;
 }
@@ -86,6 +74,11 @@ void plat_simd_end(void)
 const void *plat_cpu_self(void)
 {
 	return mcpu_this();
+}
+
+bool machine_entropy(void *buf, size_t len)
+{
+	return plat_entropy(buf, len);
 }
 
 /* Pages lent by a guest (src/mem/lent.c) never reach the machine's heap. */

@@ -21,6 +21,7 @@
 #include "abi/ghcb.h"
 
 #include "arch.h"
+#include "fpu.h"
 #include "hv.h"
 #include "insn.h"
 #include "lapic.h"
@@ -37,7 +38,6 @@
 #define VMGEXIT_LEN 4u
 #define MXCSR_DEFAULT 0x1F80u
 #define XSAVE_MXCSR_OFF 24u
-#define XCR0_ALL (XCR0_X87 | XCR0_SSE | XCR0_AVX)
 
 /* Every I/O port and every MSR exits, except the MSRs SEV-ES keeps in
  * the VMSA (VMLOAD/VMSAVE move them): FS, GS, KernelGSBase, the SYSCALL
@@ -233,14 +233,6 @@ static void vcpu_leave(struct mcpu *c, struct snp_vmsa *a,
 	a->guest_exit_int_info = ctl->exit_int_info;
 }
 
-static uint64_t xgetbv0(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-	return ((uint64_t)hi << 32) | lo;
-}
-
 static void fpu_reset(void *area)
 {
 	memset(area, 0, PAGE);
@@ -255,14 +247,8 @@ static void fpu_switch(struct mcpu *c, unsigned vmpl, uint64_t xcr0)
 	if (c->fpu_vmpl == vmpl) {
 		return;
 	}
-	/* Every component, whatever the VMPL's XCR0 enables: legacy SSE
-	 * works with XCR0.SSE clear, and its registers must move too. */
-	xsetbv(0, XCR0_ALL);
-	__asm__ volatile("xsave64 (%0)" ::"r"(c->fpu[c->fpu_vmpl]), "a"(-1),
-			 "d"(-1)
-			 : "memory");
-	__asm__ volatile("xrstor64 (%0)" ::"r"(c->fpu[vmpl]), "a"(-1), "d"(-1)
-			 : "memory");
+	fpu_save_all(c->fpu[c->fpu_vmpl]);
+	fpu_load_all(c->fpu[vmpl]);
 	xsetbv(0, xcr0);
 	c->fpu_vmpl = vmpl;
 }
@@ -324,7 +310,7 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	ctl->tlb_control = 0;
 	c->vcpu.exits[vmpl]++;
 	vcpu_leave(c, a, vmcb);
-	a->xcr0 = xgetbv0();
+	a->xcr0 = fpu_xcr0();
 	/* An event cut short by the exit is delivered again. */
 	if ((ctl->exit_int_info & EVENT_VALID) != 0) {
 		c->pending_event = ctl->exit_int_info;
@@ -550,13 +536,12 @@ static void take_posts(struct mcpu *c)
 
 		c->vcpu.vmsa_gpa[vmpl] = c->post_destroy ? 0 : c->post_vmsa;
 		if (!c->post_destroy) {
-			/* A new VMSA starts in the x87/SSE init state. */
+			/* A new VMSA starts in the x87/SSE init state; the
+			 * registers' state, if it was this VMPL's, is the old
+			 * VMSA's and nobody's now. */
 			fpu_reset(c->fpu[vmpl]);
 			if (c->fpu_vmpl == vmpl) {
-				__asm__ volatile(
-					"xrstor64 (%0)" ::"r"(c->fpu[vmpl]),
-					"a"(-1), "d"(-1)
-					: "memory");
+				c->fpu_vmpl = MACHINE_VMPLS;
 			}
 			c->vcpu.halted = false;
 		}
@@ -584,7 +569,7 @@ void world_run_vmpl(struct mcpu *c, unsigned vmpl)
 	c->vcpu.halted = false;
 }
 
-bool world_restricted_injection(struct mcpu *c, unsigned vmpl)
+static bool restricted_injection(struct mcpu *c, unsigned vmpl)
 {
 	const struct snp_vmsa *a = vmsa_of(c, vmpl);
 
@@ -594,7 +579,7 @@ bool world_restricted_injection(struct mcpu *c, unsigned vmpl)
 
 bool world_inject(struct mcpu *c, unsigned vmpl, unsigned vector)
 {
-	if (world_restricted_injection(c, vmpl) && vector != VEC_HV) {
+	if (restricted_injection(c, vmpl) && vector != VEC_HV) {
 		mlog("vCPU %u VMPL%u: injection of vector %u refused "
 		     "(Restricted Injection)",
 		     c->index, vmpl, vector);
@@ -607,14 +592,6 @@ bool world_inject(struct mcpu *c, unsigned vmpl, unsigned vector)
 void world_halt(struct mcpu *c)
 {
 	c->vcpu.halted = true;
-}
-
-void world_wake(struct mcpu *c)
-{
-	c->vcpu.halted = false;
-	if (c != mcpu_this()) {
-		lapic_send_ipi(c->apic_id, MACHINE_VEC_WAKEUP);
-	}
 }
 
 static void idle(struct mcpu *c)
