@@ -40,11 +40,6 @@ void hv_init(enum hv_mode m)
 	mode = m;
 }
 
-enum hv_mode hv_mode(void)
-{
-	return mode;
-}
-
 /* The leaves a guest's CPUID page carries (Linux reads them early). */
 static const uint32_t cpuid_leaves[][2] = {
 	{0x0, 0},	  {0x1, 0},	    {0x7, 0},
@@ -208,7 +203,7 @@ static uint64_t msr_protocol(struct mcpu *c, unsigned vmpl, uint64_t v)
 		unsigned op = (unsigned)(v >> 52) & 0xFu;
 		bool ok = (op == GHCB_PSC_OP_PRIVATE ||
 			   op == GHCB_PSC_OP_SHARED) &&
-			  psc_page((v & GPA_MASK) & ~(0xFull << 52), false,
+			  psc_page(v & GPA_MASK, false,
 				   op == GHCB_PSC_OP_PRIVATE);
 
 		return (ok ? 0 : 1ull << 32) | GHCB_MSR_PSC_RESP;

@@ -29,7 +29,6 @@ enum hv_mode {
 void hv_init(enum hv_mode mode);
 /** The CPUID table KVM/QEMU put in a launch's CPUID page. */
 void hv_cpuid_table(struct snp_cpuid_table *t);
-enum hv_mode hv_mode(void);
 /** VMGEXIT from @c's vCPU at @vmpl with GHCB MSR @msr: the GHCB MSR
  * value it sees after. */
 uint64_t hv_vmgexit(struct mcpu *c, unsigned vmpl, uint64_t msr);

@@ -94,7 +94,8 @@ void *guest_ptr(uint64_t gpa, uint64_t len);
 /* The machine's own memory: pages from its heap, zeroed; never freed. */
 void mm_init(uint64_t base, uint64_t end);
 void *mm_alloc_pages(uint64_t count);
-uint64_t mm_free_bytes(void);
+/** Random bytes from the CPU's DRNG (RDRAND); false if there is none. */
+bool machine_entropy(void *buf, size_t len);
 
 /** NUL-terminated strings equal. */
 bool str_eq(const char *a, const char *b);

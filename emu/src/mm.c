@@ -35,11 +35,6 @@ void *mm_alloc_pages(uint64_t count)
 	return (void *)p;
 }
 
-uint64_t mm_free_bytes(void)
-{
-	return heap_end - heap_next;
-}
-
 void *guest_ptr(uint64_t gpa, uint64_t len)
 {
 	gpa &= ~MACHINE_C_MASK;

@@ -28,22 +28,6 @@
 static struct psp_model psp;
 static uint8_t vmpck_entropy[PSP_VMPCK_COUNT * 32 + 48];
 
-static uint64_t random64(void)
-{
-	uint64_t v;
-	unsigned i;
-
-	for (i = 0; i < 32; i++) {
-		uint8_t ok;
-
-		__asm__ volatile("rdrand %0; setc %1" : "=r"(v), "=qm"(ok));
-		if (ok) {
-			return v;
-		}
-	}
-	machine_panic("no RDRAND: the PSP cannot make its keys");
-}
-
 static uint8_t *op_page(void *ctx, uint64_t gpa)
 {
 	(void)ctx;
@@ -122,12 +106,9 @@ const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 		.secrets_fill = op_secrets_fill,
 	};
 	const char *why;
-	unsigned i;
 
-	for (i = 0; i < sizeof(vmpck_entropy); i += 8) {
-		uint64_t r = random64();
-
-		memcpy(vmpck_entropy + i, &r, 8);
+	if (!machine_entropy(vmpck_entropy, sizeof(vmpck_entropy))) {
+		machine_panic("no RDRAND: the PSP cannot make its keys");
 	}
 	psp_init(&psp, &psp_test_identity, vmpck_entropy, GUEST_POLICY_DEFAULT);
 	memset(vmpck_entropy, 0, sizeof(vmpck_entropy));

@@ -31,10 +31,6 @@ void world_post(struct mcpu *target, unsigned vmpl, uint64_t gpa, bool destroy);
  * when the hardware refuses it: a VMSA with Restricted Injection takes
  * only #HV. */
 bool world_inject(struct mcpu *c, unsigned vmpl, unsigned vector);
-/** The VMSA at @vmpl has Restricted Injection (its SEV_FEATURES). */
-bool world_restricted_injection(struct mcpu *c, unsigned vmpl);
-/** Wake a halted vCPU (an event for it). */
-void world_wake(struct mcpu *c);
 /** HLT: the vCPU waits for an event. */
 void world_halt(struct mcpu *c);
 /** KVM's reflection of an exit into the guest: #VC with @code. */
