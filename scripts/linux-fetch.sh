@@ -56,6 +56,11 @@ required_config=(CONFIG_AMD_MEM_ENCRYPT=y CONFIG_SEV_GUEST=m
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 cache=${CSVSM_CACHE:-$HOME/.cache/csvsm}
 
+for c in apt-get dpkg modinfo xz sha256sum; do
+	command -v "$c" >/dev/null ||
+		die "$c missing: scripts/setup.sh installs what the kit needs"
+done
+
 # --- the lock file -------------------------------------------------------
 [ -r "$lock" ] || die "no lock file $lock"
 suites=()
