@@ -76,16 +76,19 @@ if [ -n "$smp" ]; then
 fi
 
 # --- the blobs -----------------------------------------------------------
-# CSVSM-BLOB-BEGIN NAME SIZE SHA256, CSVSM-HEX NAME HEX..., CSVSM-BLOB-END
-# NAME; text before the markers (a machine's prefix) is ignored. The last
-# copy of a name wins.
+# CSVSM-BLOB-BEGIN NAME SIZE SHA256 [gzip], CSVSM-HEX NAME HEX...,
+# CSVSM-BLOB-END NAME; the hex is of the file's gzip when the BEGIN line
+# says so. Text before the markers (a machine's prefix) is ignored. The
+# last copy of a name wins.
 names=$(sed -n 's/^.*CSVSM-BLOB-BEGIN \([a-z0-9.-]*\) .*$/\1/p' "$clean" | sort -u)
 for n in $names; do
 	begin=$(grep -n "CSVSM-BLOB-BEGIN $n " "$clean" | tail -n1)
 	line=${begin%%:*}
-	read -r _ size sum <<<"${begin#*CSVSM-BLOB-BEGIN }"
+	read -r _ size sum enc <<<"${begin#*CSVSM-BLOB-BEGIN }"
 	tail -n +"$line" "$clean" | sed -n "/CSVSM-BLOB-END $n\$/q;
-		s/^.*CSVSM-HEX $n \([0-9a-f]*\)\$/\1/p" | xxd -r -p >"$out/$n"
+		s/^.*CSVSM-HEX $n \([0-9a-f]*\)\$/\1/p" | xxd -r -p |
+		if [ "$enc" = gzip ]; then gzip -dc 2>/dev/null; else cat; fi \
+		>"$out/$n" || true
 	if [ "$(wc -c <"$out/$n")" != "$size" ] ||
 		[ "$(sha256sum "$out/$n" | cut -d' ' -f1)" != "$sum" ]; then
 		bad "blob-$n" "not the $size bytes (SHA-256 $sum) the guest sent"
