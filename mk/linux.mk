@@ -10,11 +10,12 @@ LINUX_LOCK := test/linux/debian.lock
 LINUX_VMLINUZ := $(LINUX)/vmlinuz
 LINUX_INITRD := $(LINUX)/initrd.img
 LINUX_GUEST_FILES := test/linux/init test/linux/csvsm-selftest
-# The command line for Linux at VMPL1 under csvsm: a serial console, and
-# options that spare the machine emulation Linux does not need (no PCI or
-# HPET probing, a 256 KiB SWIOTLB, no LA57 trampoline, no i8042 probes),
-# a reboot (so an exit) on panic, and the self-test (docs/linux.md).
-LINUX_CMDLINE := console=ttyS0,115200 nokaslr no5lvl pci=off hpet=disable \
+# The command line for Linux at VMPL1 under csvsm: a serial console that
+# shows errors only (each byte is a #VC under SNP), options that spare the
+# machine emulation Linux does not need (no HPET, a 256 KiB SWIOTLB, no
+# LA57 trampoline, no i8042 probes), a reboot (so an exit) on panic, and
+# the self-test (docs/linux.md, "The command line").
+LINUX_CMDLINE := console=ttyS0,115200 quiet nokaslr no5lvl hpet=disable \
 	tsc=reliable swiotlb=128 i8042.noaux i8042.nokbd panic=-1 csvsm.test=1
 
 $(LINUX_VMLINUZ) $(LINUX)/VERSION $(LINUX)/kit/PACKAGES &: $(LINUX_LOCK) \

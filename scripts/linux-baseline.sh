@@ -18,7 +18,7 @@ kernel=build/linux/vmlinuz
 initrd=build/linux/initrd.img
 # The SNP command line's options (mk/linux.mk, LINUX_CMDLINE) with the
 # no-SEV test, so both boots do the same work but SEV's.
-cmdline="console=ttyS0,115200 nokaslr no5lvl pci=off hpet=disable"
+cmdline="console=ttyS0,115200 quiet nokaslr no5lvl hpet=disable"
 cmdline="$cmdline tsc=reliable swiotlb=128 i8042.noaux i8042.nokbd panic=-1"
 cmdline="$cmdline csvsm.test=nosev"
 while [ $# -gt 0 ]; do
