@@ -179,23 +179,29 @@ bstamp=$(grep -E '^busybox ' "$lock")
 kernel_cached() { [ -f "$kcache/stamp" ] && [ "$(cat "$kcache/stamp")" = "$kstamp" ]; }
 busybox_cached() { [ -f "$bcache/stamp" ] && [ "$(cat "$bcache/stamp")" = "$bstamp" ]; }
 
-download() { # DIR ROLE...: the pinned .debs into DIR, checked
-	local dir=$1 role f avail
+download() { # DIR ROLE...: the pinned .debs into DIR, checked, unpacked
+	local dir=$1 role f avail names=() want=()
 	shift
+	# One apt call for all (each call reads the 10 MB of lists again).
 	for role in "$@"; do
-		avail=$(papt apt-cache madison "${pkg[$role]}" 2>/dev/null |
-			awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | tr '\n' ' ')
-		if ! [[ " $avail " == *" ${ver[$role]} "* ]]; then
-			die "${pkg[$role]} ${ver[$role]} (pinned in $lock) is not in" \
-				"${suites[*]} any more (there: ${avail:-nothing})." \
-				"Pin another: scripts/linux-fetch.sh --latest 7.3 $out"
-		fi
+		names+=("${pkg[$role]}")
 	done
+	avail=$(papt apt-cache madison "${names[@]}" 2>/dev/null |
+		awk -F'|' '{ gsub(/ /, "", $1); gsub(/ /, "", $2); print $1 "=" $2 }')
 	for role in "$@"; do
-		echo "linux-fetch: downloading ${pkg[$role]} ${ver[$role]}"
-		(cd "$dir" && papt apt-get download -qq \
-			"${pkg[$role]}=${ver[$role]}") ||
-			die "apt-get download ${pkg[$role]}=${ver[$role]} failed"
+		if ! grep -qxF "${pkg[$role]}=${ver[$role]}" <<<"$avail"; then
+			die "${pkg[$role]} ${ver[$role]} (pinned in $lock) is not in" \
+				"${suites[*]} any more (there:" \
+				"$(grep "^${pkg[$role]}=" <<<"$avail" | cut -d= -f2 |
+					tr '\n' ' ')). Pin another: scripts/linux-fetch.sh" \
+				"--latest 7.3 $out"
+		fi
+		want+=("${pkg[$role]}=${ver[$role]}")
+	done
+	echo "linux-fetch: downloading ${want[*]}"
+	(cd "$dir" && papt apt-get download -qq "${want[@]}") ||
+		die "apt-get download ${want[*]} failed"
+	for role in "$@"; do
 		f=$(ls "$dir/${pkg[$role]}"_*.deb)
 		echo "${sha[$role]}  $f" | sha256sum --quiet -c - ||
 			die "$f: SHA-256 differs from $lock"
