@@ -43,3 +43,9 @@ linux-latest:
 
 linux-cmdline:
 	@echo '$(LINUX_CMDLINE)'
+
+# scripts/linux-check.sh on logs made from csvsm-sim's reports: extraction,
+# verification and each failure it must catch; no kernel, no QEMU.
+.PHONY: linux-check-test
+linux-check-test: $(BIN)/csvsm-sim $(BIN)/csvsm-verify $(PKI_FILES)
+	@test/linux/check-test.sh
