@@ -26,11 +26,19 @@ $(LINUX_INITRD): $(LINUX)/kit/PACKAGES $(LINUX_GUEST_FILES) \
 		scripts/linux-initrd.sh
 	@scripts/linux-initrd.sh $(LINUX)/kit $@
 
-.PHONY: linux linux-fetch linux-baseline linux-latest linux-cmdline
+# Debian 12's 6.1: a kernel too old for an SVSM, for the refusal checks.
+LINUX_OLD := $(BUILD)/linux-6.1
+$(LINUX_OLD)/vmlinuz: test/linux/debian-6.1.lock scripts/linux-fetch.sh
+	@scripts/linux-fetch.sh --lock $< $(LINUX_OLD)
+
+.PHONY: linux linux-fetch linux-old linux-baseline linux-latest linux-cmdline
 # build/linux/vmlinuz, build/linux/VERSION, build/linux/initrd.img
 linux: $(LINUX_VMLINUZ) $(LINUX_INITRD)
 
 linux-fetch: $(LINUX_VMLINUZ)
+
+# build/linux-6.1/vmlinuz
+linux-old: $(LINUX_OLD)/vmlinuz
 
 # The kit without SEV on plain QEMU: reaches the self-test, passes its
 # no-SEV checks and powers off; prints the boot time.

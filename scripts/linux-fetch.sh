@@ -7,6 +7,8 @@
 #       OUTDIR/vmlinuz (the bzImage), OUTDIR/VERSION (the kernel release),
 #       OUTDIR/config, and OUTDIR/kit/ (busybox, modules/*.ko with
 #       modules/load-order, PACKAGES) for scripts/linux-initrd.sh.
+#   A lock with a kernel line alone gives OUTDIR/vmlinuz, VERSION and
+#   config only (test/linux/debian-6.1.lock: a kernel too old for an SVSM).
 #   linux-fetch.sh --latest SERIES [--lock FILE] OUTDIR
 #       prints the lock lines of the newest SERIES (e.g. 7.3) generic amd64
 #       kernel the suites carry, and the suites' busybox-static, to pin.
@@ -77,9 +79,15 @@ while read -r role a b c rest; do
 	esac
 done <"$lock"
 [ ${#suites[@]} -gt 0 ] || die "$lock: no suites line"
-for role in kernel base modules busybox; do
-	[ -n "${pkg[$role]:-}" ] || die "$lock: no '$role' line"
+# A lock with only a kernel line fetches just the bzImage (and its config):
+# a kernel for the loader's checks, with no kit around it.
+[ -n "${pkg[kernel]:-}" ] || die "$lock: no 'kernel' line"
+full=0
+for role in base modules busybox; do
+	[ -z "${pkg[$role]:-}" ] || full=$((full + 1))
 done
+[ $full -eq 0 ] || [ $full -eq 3 ] ||
+	die "$lock: give base, modules and busybox lines, or none of them"
 
 # --- the private apt -----------------------------------------------------
 mirror() {
@@ -173,9 +181,14 @@ fi
 # --- the cache -----------------------------------------------------------
 key() { echo "${pkg[$1]}_${ver[$1]//:/_}"; }
 kcache=$cache/linux/$(key kernel)
-bcache=$cache/busybox/${ver[busybox]//:/_}
-kstamp="$(grep -E '^(kernel|base|modules) ' "$lock") wanted ${wanted_modules[*]}"
-bstamp=$(grep -E '^busybox ' "$lock")
+bcache=$cache/busybox/${ver[busybox]:-none}
+bcache=${bcache//:/_}
+if [ $full -eq 3 ]; then
+	kstamp="$(grep -E '^(kernel|base|modules) ' "$lock") wanted ${wanted_modules[*]}"
+else
+	kstamp="$(grep -E '^kernel ' "$lock") kernel only"
+fi
+bstamp=$(grep -E "^busybox " "$lock" || true)
 kernel_cached() { [ -f "$kcache/stamp" ] && [ "$(cat "$kcache/stamp")" = "$kstamp" ]; }
 busybox_cached() { [ -f "$bcache/stamp" ] && [ "$(cat "$bcache/stamp")" = "$bstamp" ]; }
 
@@ -212,9 +225,12 @@ download() { # DIR ROLE...: the pinned .debs into DIR, checked, unpacked
 
 unpack_kernel() { # ROOT DEST: vmlinuz, config, modules from ROOT into DEST
 	local root=$1 dest=$2 krel moddir opt f n name
-	krel=$(ls "$root/usr/lib/modules")
+	# Until 6.18 in /lib/modules and /boot; from 6.19 all in /usr/lib/modules.
+	moddir=$root/usr/lib/modules
+	[ -d "$moddir" ] || moddir=$root/lib/modules
+	krel=$(ls "$moddir")
 	[ "$(echo "$krel" | wc -l)" -eq 1 ] || die "not one kernel in the packages: $krel"
-	moddir=$root/usr/lib/modules/$krel
+	moddir=$moddir/$krel
 	f=$moddir/vmlinuz
 	[ -f "$f" ] || f=$root/boot/vmlinuz-$krel
 	[ -f "$f" ] || die "no vmlinuz for $krel in ${pkg[kernel]}"
@@ -222,11 +238,12 @@ unpack_kernel() { # ROOT DEST: vmlinuz, config, modules from ROOT into DEST
 	cp "$f" "$dest/vmlinuz"
 	cp "$moddir/config" "$dest/config" 2>/dev/null ||
 		cp "$root/boot/config-$krel" "$dest/config"
+	echo "$krel" >"$dest/VERSION"
+	[ $full -eq 3 ] || return 0
 	for opt in "${required_config[@]}"; do
 		grep -qx "$opt" "$dest/config" ||
 			die "${pkg[kernel]}: the kit needs $opt"
 	done
-	echo "$krel" >"$dest/VERSION"
 
 	# Module file by name ('-' and '_' are one), then each wanted module
 	# after its dependencies: modules/load-order is insmod's order.
@@ -269,8 +286,13 @@ publish() { # TMP FINAL STAMP: the finished cache entry, atomically
 }
 
 need=()
-kernel_cached || need+=(kernel base modules)
-busybox_cached || need+=(busybox)
+if [ $full -eq 3 ]; then
+	kernel_cached || need+=(kernel base modules)
+	busybox_cached || need+=(busybox)
+else
+	kernel_cached || need+=(kernel)
+	busybox_cached() { true; }
+fi
 if [ ${#need[@]} -gt 0 ]; then
 	apt_setup
 	mkdir -p "$cache"
@@ -288,13 +310,18 @@ if [ ${#need[@]} -gt 0 ]; then
 		publish "$work/busybox" "$bcache" "$bstamp"
 	fi
 else
-	echo "linux-fetch: cached in $cache (${ver[kernel]}, busybox ${ver[busybox]})"
+	echo "linux-fetch: cached in $cache (${pkg[kernel]} ${ver[kernel]})"
 fi
 
 # --- OUTDIR --------------------------------------------------------------
 rm -rf "$out/kit"
-mkdir -p "$out/kit/modules"
 cp "$kcache/vmlinuz" "$kcache/config" "$kcache/VERSION" "$out/"
+if [ $full -eq 0 ]; then
+	echo "linux-fetch: $out/vmlinuz is Linux $(cat "$out/VERSION")" \
+		"(${pkg[kernel]} ${ver[kernel]}), the kernel alone"
+	exit 0
+fi
+mkdir -p "$out/kit/modules"
 cp "$kcache/modules/"* "$out/kit/modules/"
 cp "$bcache/busybox" "$out/kit/busybox"
 cp "$kcache/VERSION" "$out/kit/VERSION"
