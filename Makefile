@@ -17,6 +17,7 @@ include mk/checks.mk
 include mk/firmware.mk
 include mk/snp.mk
 include mk/machine.mk
+include mk/linux.mk
 
 .PHONY: all setup run run-sim check bench fuzz clean format tidy
 
