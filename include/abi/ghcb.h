@@ -50,7 +50,8 @@
  * response [63:32] the value. Preferred GPA response: GFN all-ones, none. */
 #define GHCB_MSR_CPUID_REG(v) (((v) >> 30) & 0x3ull)
 #define GHCB_MSR_CPUID(leaf, reg)                                              \
-	(GHCB_MSR_CPUID_REQ | ((uint64_t)(reg) << 30) | ((uint64_t)(leaf) << 32))
+	(GHCB_MSR_CPUID_REQ | ((uint64_t)(reg) << 30) |                        \
+	 ((uint64_t)(leaf) << 32))
 #define GHCB_MSR_PREF_GPA_NONE 0xFFFFFFFFFFFFFull
 
 #define GHCB_PROTOCOL_MIN 1ull

@@ -52,7 +52,8 @@ struct sim_machine {
 	 * sim/src/ghcb_hv.c. */
 	enum sim_ghcb_behaviour ghcb_hv;
 	struct kvm kvm;
-	struct kvm_vcpu *kvm_vcpus; /* cfg.vcpu_count of them, APIC ID = index */
+	struct kvm_vcpu
+		*kvm_vcpus; /* cfg.vcpu_count of them, APIC ID = index */
 	uint64_t ghcb_msr;
 	struct sim_ghcb_stats ghcb; /* the devices' part (console, ports) */
 	jmp_buf *snp_jmp;

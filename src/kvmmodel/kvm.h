@@ -66,14 +66,14 @@ struct kvm_stats {
 	/* The last AP Creation event, as the guest sent it. */
 	uint32_t ap_apic_id;
 	uint64_t ap_vmsa_gpa, ap_info1;
-	bool ap_vmsa_ok; /* it passed the model's checks */
+	bool ap_vmsa_ok;       /* it passed the model's checks */
 	unsigned terminations; /* guest requests and kills */
 };
 
 struct kvm_vcpu { /* what KVM keeps per vCPU */
 	unsigned index;
 	uint32_t apic_id;
-	uint64_t ghcb_gpa[KVM_VMPLS];	  /* registered GHCB per VMPL, 0 = none */
+	uint64_t ghcb_gpa[KVM_VMPLS]; /* registered GHCB per VMPL, 0 = none */
 	uint64_t doorbell_gpa[KVM_VMPLS]; /* #HV doorbell page, 0 = none */
 	unsigned run_vmpl_count;	  /* Run VMPL requests served */
 	/* The model's own copy of this vCPU's SNP guest request page: the
@@ -101,8 +101,8 @@ struct kvm_ops {
 		   unsigned size, bool in, uint32_t *val);
 	/* RDMSR/WRMSR the guest asked for through the GHCB; false: #GP,
 	 * which the model injects (exit_info_1 = 1). */
-	bool (*msr)(struct kvm *k, struct kvm_vcpu *v, bool write,
-		    uint32_t msr, uint64_t *val);
+	bool (*msr)(struct kvm *k, struct kvm_vcpu *v, bool write, uint32_t msr,
+		    uint64_t *val);
 	/* CPUID for the MSR-protocol CPUID request and the CPUID NAE event
 	 * (k->cpuid_xcr0 holds the guest's XCR0 for leaf 0xD meanwhile). */
 	void (*cpuid)(struct kvm *k, uint32_t leaf, uint32_t subleaf,

@@ -16,7 +16,8 @@
 #include "kvm_internal.h"
 
 static uint64_t ap_check(struct kvm *k, const struct kvm_ghcb *g,
-			 unsigned request, unsigned vmpl, uint64_t vmsa)
+			 unsigned request, uint32_t apic_id, unsigned vmpl,
+			 uint64_t vmsa)
 {
 	if (request != SVM_VMGEXIT_AP_CREATE_ON_INIT &&
 	    request != SVM_VMGEXIT_AP_CREATE &&
@@ -24,9 +25,7 @@ static uint64_t ap_check(struct kvm *k, const struct kvm_ghcb *g,
 		return GHCB_ERR_INVALID_INPUT;
 	}
 	if (vmpl >= KVM_VMPLS || vmpl < g->vmpl ||
-	    kvm_vcpu_by_apic(k, (uint32_t)(kvm_ghcb_val(
-					g, GHCB_OFF_SW_EXIT_INFO_1) >>
-				    32)) == NULL) {
+	    kvm_vcpu_by_apic(k, apic_id) == NULL) {
 		return GHCB_ERR_INVALID_INPUT;
 	}
 	if (request == SVM_VMGEXIT_AP_DESTROY) {
@@ -43,8 +42,8 @@ static uint64_t ap_check(struct kvm *k, const struct kvm_ghcb *g,
 	return 0;
 }
 
-void kvm_nae_ap_creation(struct kvm *k, struct kvm_vcpu *v,
-			 struct kvm_ghcb *g, struct kvm_reply *r)
+void kvm_nae_ap_creation(struct kvm *k, struct kvm_vcpu *v, struct kvm_ghcb *g,
+			 struct kvm_reply *r)
 {
 	uint64_t info1 = kvm_ghcb_val(g, GHCB_OFF_SW_EXIT_INFO_1);
 	uint64_t vmsa = kvm_ghcb_val(g, GHCB_OFF_SW_EXIT_INFO_2);
@@ -57,7 +56,7 @@ void kvm_nae_ap_creation(struct kvm *k, struct kvm_vcpu *v,
 	k->stats.ap_info1 = info1;
 	k->stats.ap_apic_id = (uint32_t)(info1 >> 32);
 	k->stats.ap_vmsa_gpa = vmsa;
-	err = ap_check(k, g, request, vmpl, vmsa);
+	err = ap_check(k, g, request, (uint32_t)(info1 >> 32), vmpl, vmsa);
 	k->stats.ap_vmsa_ok = err == 0;
 	if (err == 0) {
 		err = k->ops->ap_create(k, v, request, (uint32_t)(info1 >> 32),

@@ -38,8 +38,7 @@ static void ghcb_reply(const struct kvm *k, struct kvm_ghcb *g,
 		    {KVM_R_RDX, GHCB_OFF_RDX}};
 	const uint64_t *val[] = {&r->rax, &r->rbx, &r->rcx, &r->rdx};
 	bool mark = k->behaviour != KVM_NO_VALID_BITS;
-	uint64_t info1 =
-		k->behaviour == KVM_EXCEPTION_RESULT ? 1 : r->info1;
+	uint64_t info1 = k->behaviour == KVM_EXCEPTION_RESULT ? 1 : r->info1;
 	unsigned i;
 
 	memset(g->page + GHCB_OFF_VALID_BITMAP, 0, 16);
@@ -72,9 +71,8 @@ static uint64_t kvm_ghcb_protocol(struct kvm *k, struct kvm_vcpu *v,
 	memset(&r, 0, sizeof(r));
 	g.gpa = gpa;
 	g.vmpl = vmpl;
-	g.page = gpa != 0 && gpa == v->ghcb_gpa[vmpl]
-			 ? kvm_shared_page(k, gpa)
-			 : NULL;
+	g.page = gpa != 0 && gpa == v->ghcb_gpa[vmpl] ? kvm_shared_page(k, gpa)
+						      : NULL;
 	if (g.page == NULL) {
 		kvm_kill(k, v);
 		return gpa;

@@ -64,9 +64,10 @@ void kvm_nae_guest_request(struct kvm *k, struct kvm_vcpu *v,
 		}
 		len = (size_t)(pages * SNP_PAGE_SIZE);
 		/* No pages: a size query; the PSP writes nothing. */
-		certs = pages == 0 ? v->greq_copy
-				   : certs_span(k, kvm_ghcb_val(g, GHCB_OFF_RAX),
-						pages);
+		certs = pages == 0
+				? v->greq_copy
+				: certs_span(k, kvm_ghcb_val(g, GHCB_OFF_RAX),
+					     pages);
 		if (certs == NULL) {
 			kvm_malformed(r, GHCB_ERR_INVALID_INPUT);
 			return;

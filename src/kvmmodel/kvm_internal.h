@@ -70,7 +70,7 @@ void kvm_nae(struct kvm *k, struct kvm_vcpu *v, struct kvm_ghcb *g,
 void kvm_nae_psc(struct kvm *k, struct kvm_ghcb *g, struct kvm_reply *r);
 void kvm_nae_guest_request(struct kvm *k, struct kvm_vcpu *v,
 			   struct kvm_ghcb *g, struct kvm_reply *r, bool ext);
-void kvm_nae_ap_creation(struct kvm *k, struct kvm_vcpu *v,
-			 struct kvm_ghcb *g, struct kvm_reply *r);
+void kvm_nae_ap_creation(struct kvm *k, struct kvm_vcpu *v, struct kvm_ghcb *g,
+			 struct kvm_reply *r);
 
 #endif /* KVMMODEL_KVM_INTERNAL_H */

@@ -34,8 +34,8 @@ static uint64_t msr_cpuid(struct kvm *k, uint64_t req)
 	/* No subleaf in the MSR form: Linux asks only for subleaf 0. */
 	k->cpuid_xcr0 = 1;
 	k->ops->cpuid(k, (uint32_t)(req >> 32), 0, out);
-	return GHCB_MSR_CPUID_RESP | ((uint64_t)out[GHCB_MSR_CPUID_REG(req)]
-				      << 32);
+	return GHCB_MSR_CPUID_RESP |
+	       ((uint64_t)out[GHCB_MSR_CPUID_REG(req)] << 32);
 }
 
 /* Registration needs no more than a page of RAM: the page protocol

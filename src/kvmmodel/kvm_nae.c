@@ -68,8 +68,8 @@ static void nae_ioio(struct kvm *k, struct kvm_vcpu *v,
 	}
 }
 
-static void nae_msr(struct kvm *k, struct kvm_vcpu *v,
-		    const struct kvm_ghcb *g, struct kvm_reply *r)
+static void nae_msr(struct kvm *k, struct kvm_vcpu *v, const struct kvm_ghcb *g,
+		    struct kvm_reply *r)
 {
 	uint64_t info1 = kvm_ghcb_val(g, GHCB_OFF_SW_EXIT_INFO_1);
 	uint32_t msr = (uint32_t)kvm_ghcb_val(g, GHCB_OFF_RCX);
