@@ -124,7 +124,7 @@ void kvm_nae_psc(struct kvm *k, struct kvm_ghcb *g, struct kvm_reply *r)
 		return;
 	}
 	while (cur <= end && budget-- > 0) {
-		uint8_t *slot = buf + GHCB_PSC_HDR_SIZE + 8u * cur;
+		uint8_t *slot = buf + GHCB_PSC_HDR_SIZE + (size_t)8 * cur;
 		uint64_t e;
 		unsigned done;
 		bool big;
