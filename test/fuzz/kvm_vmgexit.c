@@ -186,6 +186,62 @@ static const struct kvm_ops ops = {
 	.terminate = op_terminate,
 };
 
+/*
+ * The GHCB page from a compact encoding, so the fuzzer reaches every NAE
+ * event in short inputs: the valid bitmap (16 bytes), then exit code,
+ * exit_info_1/2, sw_scratch, RAX, RBX, RCX, RDX, XCR0 (8 bytes each),
+ * then the shared buffer.
+ */
+static void ghcb_from(const uint8_t *in, size_t len, bool odd_usage,
+		      bool known_event)
+{
+	static const uint64_t events[] = {SVM_EXIT_CPUID,
+					  SVM_EXIT_IOIO,
+					  SVM_EXIT_MSR,
+					  SVM_VMGEXIT_MMIO_READ,
+					  SVM_VMGEXIT_MMIO_WRITE,
+					  SVM_VMGEXIT_PSC,
+					  SVM_VMGEXIT_GUEST_REQUEST,
+					  SVM_VMGEXIT_EXT_GUEST_REQUEST,
+					  SVM_VMGEXIT_AP_CREATION,
+					  SVM_VMGEXIT_HV_DOORBELL,
+					  SVM_VMGEXIT_SNP_RUN_VMPL,
+					  SVM_VMGEXIT_TERM_REQUEST};
+	uint64_t code;
+	static const unsigned off[] = {GHCB_OFF_SW_EXIT_CODE,
+				       GHCB_OFF_SW_EXIT_INFO_1,
+				       GHCB_OFF_SW_EXIT_INFO_2,
+				       GHCB_OFF_SW_SCRATCH,
+				       GHCB_OFF_RAX,
+				       GHCB_OFF_RBX,
+				       GHCB_OFF_RCX,
+				       GHCB_OFF_RDX,
+				       GHCB_OFF_XCR0};
+	uint8_t *g = ram + GHCB_GPA;
+	uint32_t usage = odd_usage ? 1 : 0;
+	size_t n;
+	unsigned i;
+
+	n = len < 16 ? len : 16;
+	memcpy(g + GHCB_OFF_VALID_BITMAP, in, n);
+	in += n;
+	len -= n;
+	for (i = 0; i < sizeof(off) / sizeof(off[0]) && len > 0; i++) {
+		n = len < 8 ? len : 8;
+		memcpy(g + off[i], in, n);
+		in += n;
+		len -= n;
+	}
+	if (known_event) { /* the exit code picks one the model serves */
+		memcpy(&code, g + GHCB_OFF_SW_EXIT_CODE, 8);
+		code = events[code % (sizeof(events) / sizeof(events[0]))];
+		memcpy(g + GHCB_OFF_SW_EXIT_CODE, &code, 8);
+	}
+	n = len < GHCB_SHARED_BUFFER_SIZE ? len : GHCB_SHARED_BUFFER_SIZE;
+	memcpy(g + GHCB_OFF_SHARED_BUFFER, in, n);
+	memcpy(g + GHCB_OFF_USAGE, &usage, sizeof(usage));
+}
+
 /* One exit; the host may write only pages shared before it. */
 static void exit_checked(struct kvm *k, unsigned vmpl, uint64_t msr)
 {
@@ -206,9 +262,10 @@ static void exit_checked(struct kvm *k, unsigned vmpl, uint64_t msr)
 	}
 }
 
-/* Input: [0] VMPL and behaviour, [1] the 2 MiB region's state, [2..3]
- * GHCB MSR mode, [4..11] a raw GHCB MSR value; then 16 bytes of page
- * states (2 bits each, for the small pages), then the GHCB page. */
+/* Input: [0] VMPL and behaviour, [1] the 2 MiB region's state, [2] GHCB
+ * MSR mode, [3] a second exit, GHCB usage, any exit code, [4..11] a raw GHCB
+ * MSR value; then 16 bytes of page states (2 bits each, for the small pages),
+ * then the GHCB (ghcb_from). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kvm k;
@@ -238,9 +295,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		entries[SMALL_BASE / SNP_PAGE_SIZE + i].flags = state[s];
 	}
-	memcpy(ram + GHCB_GPA, data + HDR + 16,
-	       size - HDR - 16 < SNP_PAGE_SIZE ? size - HDR - 16
-					       : SNP_PAGE_SIZE);
+	ghcb_from(data + HDR + 16, size - HDR - 16, (data[3] & 2) != 0,
+		  (data[3] & 4) == 0);
 	memset(vcpus, 0, sizeof(vcpus));
 	vcpus[0].apic_id = 0;
 	vcpus[1].index = 1;
