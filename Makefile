@@ -14,22 +14,24 @@ include mk/pki.mk
 include mk/host.mk
 include mk/fuzz.mk
 include mk/checks.mk
-include mk/emu.mk
+include mk/firmware.mk
 include mk/snp.mk
+include mk/machine.mk
 
 .PHONY: all setup run run-sim check bench fuzz clean format tidy
 
-all: $(HOST_BINS) $(ASAN_BINS) $(FUZZ_TARGETS) $(EMU_FW) $(SNP_FW) \
+all: $(HOST_BINS) $(ASAN_BINS) $(FUZZ_TARGETS) $(SNP_FW) $(MACHINE_ELF) \
 	freestanding-check
 
 # Installs the Debian packages the build and tests need (idempotent).
 setup:
 	@scripts/setup.sh
 
-# Boots the firmware in QEMU with the test guest on two CPUs.
+# Boots build/csvsm.igvm (the snp firmware and the test guest) on the
+# emulated SEV-SNP machine under QEMU, with two CPUs.
 run: setup
-	@$(MAKE) --no-print-directory $(EMU_FW)
-	@scripts/emu-run.sh --smp 2
+	@$(MAKE) --no-print-directory $(MACHINE_ELF) $(BUILD)/csvsm.igvm
+	@scripts/emu-run.sh --image $(BUILD)/csvsm.igvm --smp 2
 
 # The simulator's narrated session (what `make run` showed before emu).
 run-sim: setup
@@ -40,13 +42,13 @@ check: setup
 	@$(MAKE) --no-print-directory check-all
 
 check-all: format-check banned-check layers-check tidy freestanding-check docs-check \
-	test test-snp test-asan emu-check vtpm-check attest-check igvm-check \
+	test test-snp test-asan emu-check emu-hostile-check vtpm-check attest-check igvm-check \
 	snp-image-check fuzz-smoke
 	@echo "make check: all checks passed"
 
 bench: setup
 	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench $(BIN)/csvsm-bench-vtpm \
-		$(EMU_FW)
+		$(MACHINE_ELF) $(BUILD)/csvsm.igvm
 	@scripts/bench.sh $(BIN)/csvsm-bench
 	@CSVSM_SIM_PLATFORM=snp scripts/bench.sh $(BIN)/csvsm-bench
 	@scripts/bench-vtpm.sh

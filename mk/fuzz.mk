@@ -62,6 +62,8 @@ fuzz: setup $(FUZZ_TARGETS) fuzz-seeds
 	done
 
 # emu's guest page-table walker runs hosted on the sim platform's memory.
-# guest_walk.c reads the x86 constants of the firmware platforms.
-$(FUZZ_OBJ)/src/plat/emu/guest_walk.o: FUZZ_CFLAGS += -Isrc/arch/x86
-$(BIN)/fuzz-guest_walk: $(FUZZ_OBJ)/src/plat/emu/guest_walk.o
+# guest_walk.c fuzzes the emulated machine's page walker (emu/src/walk.c),
+# which is built hosted for it.
+$(FUZZ_OBJ)/emu/src/walk.o $(FUZZ_OBJ)/test/fuzz/guest_walk.o: \
+	FUZZ_CFLAGS += -Iemu/src -Isrc/arch/x86
+$(BIN)/fuzz-guest_walk: $(FUZZ_OBJ)/emu/src/walk.o

@@ -45,13 +45,15 @@ $(ASAN_OBJ)/libc-test/%.o: % test/libc/rename.h
 	@echo "  CC      $< (libc test, asan)"
 	@$(CC) $(ASAN_CFLAGS) $(LIBC_TEST_FLAGS) -MMD -MP -c $< -o $@
 
-$(BIN)/csvsm-tests: $(call host_objs,$(TEST_FW_SRCS) $(TEST_SRCS)) \
+$(BIN)/csvsm-tests: $(call host_objs,$(TEST_FW_SRCS) $(TEST_SRCS) \
+		$(TEST_IGVM_SRCS)) \
 		$(call libc_test_objs,$(HOST_OBJ)) $(BUILD)/libcsvsm_sim.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
-$(BIN)/csvsm-tests-asan: $(call asan_objs,$(TEST_FW_SRCS) $(TEST_SRCS)) \
+$(BIN)/csvsm-tests-asan: $(call asan_objs,$(TEST_FW_SRCS) $(TEST_SRCS) \
+		$(TEST_IGVM_SRCS)) \
 		$(call libc_test_objs,$(ASAN_OBJ)) $(BUILD)/libcsvsm_sim_asan.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"

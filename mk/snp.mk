@@ -1,8 +1,8 @@
 # The snp firmware: the SVSM for SEV-SNP hardware, an ELF that csvsm-igvm
-# packs into build/csvsm.igvm. It shares every object but its platform's
-# with the emu firmware (same flags, same rules: mk/emu.mk); what is its
-# own is src/plat/snp (the GHCB client, which the simulator also runs)
-# and src/plat/snp/hw (entry, traps, page tables, instructions).
+# packs into build/csvsm.igvm. Its flags and object rules are
+# mk/firmware.mk's; what is its own is src/plat/snp (the GHCB client,
+# which the simulator also runs) and src/plat/snp/hw (entry, traps, page
+# tables, instructions).
 
 SNP_OBJ := $(BUILD)/snp
 SNP_FW := $(SNP_OBJ)/csvsm-snp.elf
@@ -32,13 +32,18 @@ igvm-check: $(BIN)/csvsm-igvm $(SNP_FW) $(EMU_GUEST_ELF)
 	@python3 test/igvm/igvm_check.py $(BIN)/csvsm-igvm $(SNP_FW) \
 		$(IGVM_OVMF) $(EMU_GUEST_ELF)
 
-# build/csvsm.igvm: the SVSM for SEV-SNP hosts and its launch measurement
-# (docs/running-on-snp.md).
+# build/csvsm.igvm: the SVSM for SEV-SNP hosts with the test guest as its
+# kernel, and its launch measurement (docs/running-on-snp.md); the
+# emulated machine runs it (docs/emu.md). build/csvsm-ovmf.igvm carries
+# Debian's OVMF instead.
 .PHONY: igvm
-igvm: $(BUILD)/csvsm.igvm
-$(BUILD)/csvsm.igvm: $(BIN)/csvsm-igvm $(SNP_FW)
-	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) \
-		$(if $(wildcard $(IGVM_OVMF)),--ovmf $(IGVM_OVMF)) -o $@
+igvm: $(BUILD)/csvsm.igvm $(BUILD)/csvsm-ovmf.igvm
+$(BUILD)/csvsm.igvm: $(BIN)/csvsm-igvm $(SNP_FW) $(EMU_GUEST_ELF)
+	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) --kernel $(EMU_GUEST_ELF) \
+		-o $@
+	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"
+$(BUILD)/csvsm-ovmf.igvm: $(BIN)/csvsm-igvm $(SNP_FW)
+	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) --ovmf $(IGVM_OVMF) -o $@
 	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"
 
 # The snp ELF against its hardware layer's assumptions: layout, W^X, the

@@ -42,9 +42,12 @@ VERIFY_MAIN_SRCS := tools/verify/csvsm_verify.c
 TOOL_COMMON_SRCS := $(sort $(wildcard tools/common/*.c))
 VERIFY_LIB_SRCS := $(filter-out $(VERIFY_MAIN_SRCS),\
 	$(sort $(wildcard tools/verify/*.c))) $(TOOL_COMMON_SRCS)
-# csvsm-igvm: its reader is fuzzed, so it is apart from main.
+# csvsm-igvm: its builder is apart from main (the fuzzers and unit tests
+# use it); its reader and measurement are src/snpmodel's.
 IGVM_MAIN_SRCS := tools/igvm/csvsm_igvm.c
 IGVM_LIB_SRCS := $(filter-out $(IGVM_MAIN_SRCS),\
 	$(sort $(wildcard tools/igvm/*.c))) $(TOOL_COMMON_SRCS)
+# The unit tests build IGVM images to launch.
+TEST_IGVM_SRCS := tools/igvm/igvm_write.c
 BENCH_SRCS := bench/bench_core.c
 BENCH_VTPM_SRCS := bench/bench_vtpm.c

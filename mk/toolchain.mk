@@ -17,7 +17,7 @@ FUZZ_CFLAGS := $(COMMON_CFLAGS) -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 
 # The vTPM engine's libraries (hosted builds link Debian's shared ones);
-# zlib's CRC32 for IGVM checksums.
+# zlib, whose crc32() the unit tests compare the IGVM reader's with.
 HOST_LDLIBS := -ltpms -lcrypto -lz
 # Where Debian keeps the static archives the firmware links.
 LIBDIR := /usr/lib/$(shell $(CC) -print-multiarch)

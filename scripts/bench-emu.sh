@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
-# make bench, emu part: in one QEMU run (TCG, -smp 1) the guest times an
-# SVSM call (QUERY_PROTOCOL) against a bare world switch (run VMPL0 with no
-# call pending) and prints both with their ratio. Then the firmware's size,
-# and the instructions QEMU executes from the SVSM's first instruction to
-# the guest's first (a single-stepped exec trace, streamed through awk).
+# make bench, emu part: build/csvsm.igvm on the emulated SEV-SNP machine
+# (TCG, -smp 1). The guest times an SVSM call (QUERY_PROTOCOL) against a
+# bare world switch (run VMPL0 with no call pending) in the same run and
+# prints both with their ratio; each is two world switches, as on
+# hardware. Then the snp firmware's size, and the instructions QEMU
+# executes from the SVSM's first instruction (0x1000000) to the guest's
+# first (0x2000000), the machine's own included (a single-stepped exec
+# trace, streamed through awk).
 set -euo pipefail
-fw=build/emu/csvsm-emu.elf
+fw=build/snp/csvsm-snp.elf
+image=build/csvsm.igvm
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "csvsm on emu (QEMU TCG): guest TSC cycles per round trip"
-scripts/emu-run.sh --smp 1 --log "$tmp/run.log" >/dev/null
+echo "csvsm on the emulated SEV-SNP machine (QEMU TCG): guest TSC cycles per round trip"
+scripts/emu-run.sh --image "$image" --smp 1 --log "$tmp/run.log" >/dev/null
 grep '^\[bench\]' "$tmp/run.log" | sed 's/^\[bench\] /  /'
 echo "  goal: QUERY_PROTOCOL / bare world switch < 1.3"
 
 text=$(size -A "$fw" | awk '$1 == ".text" || $1 == ".rodata" { s += $2 } END { print s }')
 data=$(size -A "$fw" | awk '$1 == ".data" || $1 == ".bss" { s += $2 } END { print s }')
-echo "firmware: $(stat -c %s "$fw") bytes ELF; loaded: code+rodata $text" \
-	"bytes (incl. the test guest image), data+bss $data bytes"
+echo "snp firmware: $(stat -c %s "$fw") bytes ELF; code+rodata $text" \
+	"bytes, data+bss $data bytes; image $(stat -c %s "$image") bytes"
 
 # The trace names each executed translation block; with -singlestep one
 # block is one instruction (a rep-prefixed one once per iteration, so
@@ -26,10 +30,11 @@ mkfifo "$tmp/trace"
 awk -F'[][/]' '
 /^Trace/ {
 	pc = $3
-	if (!s && pc ~ /0000000000200000$/) s = 1
+	if (!s && pc ~ /0000000001000000$/) s = 1
 	if (!s) next
 	if (pc ~ /0000000002000000$/) {
-		printf "reset to guest: %d SVSM instructions (%d counting " \
+		printf "SVSM entry to guest: %d instructions, SVSM and " \
+			"machine (%d counting " \
 			"each rep iteration)\n", insns, steps
 		found = 1
 		exit
@@ -38,11 +43,12 @@ awk -F'[][/]' '
 	if (pc != last) insns++
 	last = pc
 }
-END { if (!found) printf "reset to guest: more than %d SVSM instructions " \
+END { if (!found) printf "SVSM entry to guest: more than %d instructions " \
 	"(single-step budget of 120 s used up)\n", insns }' \
 	<"$tmp/trace" &
 awk_pid=$!
-scripts/emu-run.sh --smp 1 --timeout 120 --log "$tmp/trace.log" -- \
+scripts/emu-run.sh --image "$image" --smp 1 --timeout 120 \
+	--log "$tmp/trace.log" -- \
 	-singlestep -d exec,nochain -D "$tmp/trace" >/dev/null 2>&1 &
 qemu_pid=$!
 wait $awk_pid

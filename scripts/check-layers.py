@@ -36,6 +36,7 @@ FLOORS = [
     ]),
     ("snpmodel", [
         "src/snpmodel/",
+        "include/svsm/igvm_reader.h", "include/svsm/psp_launch.h",
         "include/svsm/psp_model.h", "include/svsm/snpmodel.h",
         "include/svsm/vmsa_model.h",
     ]),
@@ -58,7 +59,7 @@ FLOORS = [
         "include/svsm/request.h", "include/svsm/svsm.h",
     ]),
     ("platforms", ["src/arch/", "src/plat/"]),
-    ("harness", ["sim/", "tools/", "test/", "bench/"]),
+    ("harness", ["sim/", "tools/", "test/", "bench/", "emu/"]),
 ]
 
 # Known upward includes, each with the change that removes it. Keep short.
@@ -70,7 +71,7 @@ EXCEPTIONS = {
 
 # The -I directories of the builds (mk/toolchain.mk, mk/emu.mk).
 INCLUDE_DIRS = ["include", "sim/include", "src/arch/x86", "src/libc/include"]
-SCAN = ["src", "include"]
+SCAN = ["src", "include", "emu"]
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 

@@ -1,44 +1,60 @@
 #!/usr/bin/env bash
-# Boot the emu firmware under QEMU (TCG, an SVM-capable CPU model) with the
-# built-in test guest at VMPL1, and report how it ended.
-#   scripts/emu-run.sh [--smp N] [--mem SIZE] [--timeout S] [--check]
+# Boot an IGVM image on the emulated SEV-SNP machine (build/machine/emu.elf,
+# docs/emu.md) under QEMU TCG and report how it ended.
+#   scripts/emu-run.sh [--image IGVM] [--smp N] [--mem SIZE] [--hv MODE]
+#                      [--timeout S] [--check] [--expect STATUS]
 #                      [--log FILE] [-- EXTRA-QEMU-ARGS...]
-# The guest ends the VM through isa-debug-exit: QEMU's status is
-# (value << 1) | 1, so 33 = guest passed, 35 = guest failed, 37 = guest
-# asked to terminate, 253 = SVSM terminated, 255 = SVSM panic (layout.h).
-# --check exits non-zero unless the guest passed with "0 failed".
+# QEMU's status is (value << 1) | 1 of what was written to isa-debug-exit:
+# 33 the guest passed, 35 the guest reported failures, 37 the guest asked
+# to terminate, 249 the PSP refused the launch, 251 a vCPU shut down,
+# 253 the SVSM (VMPL0) asked to terminate, 255 the machine panicked.
+# --check: fail unless the guest passed with "0 failed" and the machine's
+# launch measurement equals `csvsm-igvm measure IMAGE`.
+# --expect STATUS: fail unless QEMU ended with STATUS.
 set -uo pipefail
 
+image=build/csvsm.igvm
 smp=1
-mem=256M
-timeout_s=120
+mem=512M
+hv=""
+timeout_s=300
 check=0
+expect=""
 log=""
-fw=build/emu/csvsm-emu.elf
+machine=build/machine/emu.elf
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--image) image=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
+	--hv) hv=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--check) check=1; shift ;;
+	--expect) expect=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--) shift; break ;;
 	*) echo "emu-run: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
-[ -n "$log" ] || log=build/emu/run-smp$smp.log
-mkdir -p "$(dirname "$log")"
+[ -n "$log" ] || log=build/machine/run-smp$smp.log
+mkdir -p "$(dirname "$log")" build/machine
 
-# EPYC has SVM, nested paging, XSAVE/AVX and RDRAND; the features TCG
-# cannot provide are taken out so the guest-visible CPUID is honest.
-cpu=EPYC,-rdseed,-sha-ni,-fxsr-opt,-misalignsse,-3dnowprefetch,-osvw
-cpu=$cpu,-topoext,-nrip-save,-xsavec
+# EPYC has SVM, nested paging, XSAVE/AVX and RDRAND. phys-bits=52 and LA57
+# give the 52-bit guest physical space the C-bit (51) lives in; the
+# features TCG cannot provide are taken out so CPUID is honest.
+cpu=EPYC,phys-bits=52,+la57,-rdseed,-sha-ni,-fxsr-opt,-misalignsse
+cpu=$cpu,-3dnowprefetch,-osvw,-topoext,-nrip-save,-xsavec
+fwcfg=(-fw_cfg "name=opt/csvsm/igvm,file=$image")
+if [ -n "$hv" ]; then
+	printf '%s' "$hv" >"build/machine/hv-$hv"
+	fwcfg+=(-fw_cfg "name=opt/csvsm/hv,file=build/machine/hv-$hv")
+fi
 
 start=$(date +%s.%N)
 timeout --foreground -k 5 "$timeout_s" \
 	qemu-system-x86_64 -machine q35 -accel tcg -cpu "$cpu" \
 	-smp "$smp" -m "$mem" -display none -serial stdio -monitor none \
-	-no-reboot -nodefaults -kernel "$fw" \
+	-no-reboot -nodefaults -kernel "$machine" "${fwcfg[@]}" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 end=$(date +%s.%N)
@@ -47,17 +63,31 @@ secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
 case $status in
 33) what="guest passed" ;;
 35) what="guest reported failures" ;;
-37) what="guest terminated itself" ;;
+37) what="guest asked to terminate" ;;
 124 | 137) what="timeout after ${timeout_s}s" ;;
-253) what="SVSM terminated" ;;
-255) what="SVSM panic" ;;
+249) what="the PSP refused the launch" ;;
+251) what="a vCPU shut down" ;;
+253) what="the SVSM terminated" ;;
+255) what="the machine panicked" ;;
 *) what="QEMU exited with status $status" ;;
 esac
-echo "emu-run: -smp $smp: $what (${secs}s)"
+echo "emu-run: -smp $smp${hv:+ --hv $hv}: $what (${secs}s)"
+if [ -n "$expect" ] && [ "$status" -ne "$expect" ]; then
+	echo "emu-run: FAILED: expected status $expect (log: $log)" >&2
+	exit 1
+fi
 if [ $check -eq 1 ]; then
 	if [ "$status" -ne 33 ] || ! grep -q '\] [0-9]* passed, 0 failed' "$log"; then
 		echo "emu-run: FAILED (log: $log)" >&2
 		exit 1
 	fi
+	want=$(build/bin/csvsm-igvm measure "$image")
+	got=$(sed -n 's/^emu: launch measurement \([0-9a-f]*\).*/\1/p' "$log")
+	if [ "$got" != "$want" ]; then
+		echo "emu-run: FAILED: the machine measured '$got'," \
+			"csvsm-igvm measure says $want" >&2
+		exit 1
+	fi
+	echo "emu-run: launch measurement $got = csvsm-igvm measure"
 fi
 exit 0

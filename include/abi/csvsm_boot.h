@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "abi/igvm.h"
+
 #define CSVSM_BOOT_MAGIC 0x4D565343u /* "CSVM" */
 #define CSVSM_BOOT_VERSION 2u
 
@@ -54,16 +56,7 @@ _Static_assert(sizeof(struct csvsm_boot_params) == 0x98, "boot params");
  * page from the heap. */
 #define CSVSM_SHARED_PAGES 8u
 
-/* The loader's memory map entries (IGVM_VHS_MEMORY_MAP_ENTRY), written
- * into a parameter area: unmeasured. */
-struct igvm_memory_map_entry {
-	uint64_t starting_gpa_page_number;
-	uint64_t number_of_pages;
-	uint16_t entry_type;
-	uint16_t flags;
-	uint32_t reserved;
-};
-_Static_assert(sizeof(struct igvm_memory_map_entry) == 24, "map entry");
-#define IGVM_MEMORY_MAP_MEMORY 0u
+/* The loader's memory map entries: struct igvm_memory_map_entry
+ * (abi/igvm.h), written into a parameter area: unmeasured. */
 
 #endif /* ABI_CSVSM_BOOT_H */

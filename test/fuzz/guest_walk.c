@@ -1,116 +1,132 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz emu's guest page-table walker (src/plat/emu/guest_walk.c), which
- * reads page tables the guest controls to find instruction bytes and
- * RMPADJUST targets. The input fills 16 validated guest pages with page
- * tables whose entries are folded to point back into those pages (or
- * anywhere, the SVSM region included), and picks CR3 and the address.
- * Checks: no fault or sanitizer report; a translation keeps the page
- * offset; fetched bytes are the guest memory at the translated address.
+ * Fuzz the emulated machine's walk of a vCPU's page tables
+ * (emu/src/walk.c), which the hardware role uses on tables the guest
+ * controls: the instruction at RIP, RMPADJUST/PVALIDATE operands, the
+ * IDT, TSS and stack of a #VC it delivers. The input fills 16 pages of
+ * guest RAM with tables whose entries are folded to point back into those
+ * pages (C-bit set or not, or anywhere), sets each page's RMP state, and
+ * picks CR0/CR3/CR4/EFER, VMPL and address. Checks: no fault or sanitizer
+ * report; a read that succeeds returns the bytes at the translated
+ * address; nothing outside guest RAM is touched (guest_ptr below is the
+ * only way in).
  */
-#include "../../src/plat/emu/guest_walk.h"
-
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "abi/svsm_call.h"
+#include "layout.h"
+#include "machine.h"
+#include "rmp.h"
+#include "walk.h"
 
-#include "fuzz_harness.h"
-
-#define WINDOW 0x100000ull
-#define WINDOW_PAGES 16u
+#define PAGES 16u
+#define RAM (PAGES * PAGE)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void validate_window(struct sim_machine *m)
+static uint8_t ram[RAM] __attribute__((aligned(4096)));
+static struct rmp_entry entries[PAGES];
+struct rmp machine_rmp;
+uint64_t guest_ram_size = RAM;
+
+void *guest_ptr(uint64_t gpa, uint64_t len)
 {
-	uint64_t caa = sim_current_caa_gpa(m, 0);
-	uint64_t hdr = WINDOW_PAGES;
-	struct sim_regs r = {.rax = SVSM_CALL(0, 1), .rcx = caa + 8};
-	unsigned i;
-
-	(void)sim_mem_write(m, caa + 8, &hdr, 8);
-	for (i = 0; i < WINDOW_PAGES; i++) {
-		uint64_t e = (WINDOW + i * 4096ull) | 4;
-
-		(void)sim_mem_write(m, caa + 16 + i * 8, &e, 8);
+	gpa &= ~MACHINE_C_MASK;
+	if (len == 0 || gpa >= guest_ram_size || len > guest_ram_size - gpa) {
+		return NULL;
 	}
-	if (sim_call(m, 0, &r) != SIM_OK || r.rax != 0) {
-		abort();
-	}
+	return ram + gpa;
+}
+
+void rmp_lock(void)
+{
+}
+
+void rmp_unlock(void)
+{
 }
 
 static uint64_t fold(uint64_t e, uint8_t how)
 {
 	uint64_t flags = e & (0xFFFull | (1ull << 63));
+	uint64_t page = (e >> 12) % PAGES;
 
-	if (how % 4 == 0) {
-		return e; /* unchanged: mostly out of range */
+	switch (how % 4) {
+	case 0:
+		return e; /* as it is: mostly outside RAM */
+	case 1:
+		return (page << 12) | flags | MACHINE_C_MASK | 1;
+	case 2:
+		return (page << 12) | flags | 1; /* shared */
+	default:
+		return (page << 12) | flags | MACHINE_C_MASK | 0x81; /* large */
 	}
-	if (how % 4 == 1) {
-		return flags | ((e % FUZZ_MEM) & ~0xFFFull); /* anywhere */
-	}
-	return flags | 1u | (WINDOW + ((e >> 12) % WINDOW_PAGES) * 4096ull);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static uint8_t pages[WINDOW_PAGES * 4096];
-	struct snp_vmsa vmsa;
-	struct sim_machine *m;
-	uint64_t va;
-	uint64_t gpa;
-	uint8_t insn[15];
-	size_t i;
+	struct snp_vmsa v;
+	uint8_t buf[64], src[64];
+	uint64_t va, gpa;
+	unsigned vmpl, i;
+	bool fetch;
 
-	if (size < 16) {
+	if (size < 48 + PAGES) {
 		return 0;
 	}
-	m = fuzz_machine(1);
-	validate_window(m);
-	memcpy(&va, data, 8);
-	memset(pages, 0, sizeof(pages));
-	for (i = 16; i + 8 <= size; i += 8) {
-		size_t k = (i - 16) / 8;
-		uint64_t e;
+	memset(&v, 0, sizeof(v));
+	memset(ram, 0, sizeof(ram));
+	rmp_init(&machine_rmp, entries, PAGES);
+	for (i = 0; i < PAGES; i++) {
+		uint8_t s = data[i];
 
-		memcpy(&e, data + i, 8);
-		e = fold(e, data[8]);
-		/* Spread the words over the pages: k-th word, page k % 16. */
-		memcpy(pages + (k % WINDOW_PAGES) * 4096 +
-			       ((k / WINDOW_PAGES) * 8) % 4096,
-		       &e, 8);
-	}
-	if (sim_mem_write(m, WINDOW, pages, sizeof(pages)) != SIM_OK) {
-		abort();
-	}
-	memset(&vmsa, 0, sizeof(vmsa));
-	vmsa.cr0 = 0x80000001ull;			/* PG | PE */
-	vmsa.efer = 0x500ull;				/* LME | LMA */
-	vmsa.cr4 = (data[9] & 1) ? 0x1000ull : 0x20ull; /* LA57 or PAE */
-	vmsa.cr3 = WINDOW + (data[10] % WINDOW_PAGES) * 4096ull;
-	if (data[11] & 1) {
-		va = (va & 0x1FFFFFull) | ((uint64_t)data[12] << 21);
-	}
-	if (guest_va_to_gpa(&vmsa, va, &gpa) &&
-	    (gpa & 0xFFFull) != (va & 0xFFFull)) {
-		fprintf(stderr, "translation lost the page offset\n");
-		abort();
-	}
-	if (guest_fetch(&vmsa, va, insn, sizeof(insn))) {
-		uint8_t byte;
-
-		for (i = 0; i < sizeof(insn); i++) {
-			if (!guest_va_to_gpa(&vmsa, va + i, &gpa) ||
-			    sim_mem_read(m, gpa, &byte, 1) != SIM_OK ||
-			    byte != insn[i]) {
-				fprintf(stderr, "fetched byte %zu is wrong\n",
-					i);
-				abort();
+		if (s & 1) {
+			(void)rmp_launch_page(&machine_rmp, i * PAGE);
+			if (s & 2) {
+				(void)rmp_rmpadjust(&machine_rmp, 0, i * PAGE,
+						    0, 1 | (s & 0xF0u) << 4);
 			}
 		}
 	}
-	fuzz_check(m);
-	sim_destroy(m);
+	data += PAGES;
+	size -= PAGES;
+	memcpy(&v.cr3, data, 8);
+	v.cr3 = fold(v.cr3, data[8]) & ~0xFFFull;
+	v.cr0 = (data[9] & 1) ? (1ull << 31) | 1 : 1;
+	v.cr4 = (data[9] & 2) ? 1ull << 12 : 0;
+	v.efer = (data[9] & 4) ? 1ull << 10 : 0;
+	vmpl = data[10] % 4;
+	fetch = (data[12] & 1) != 0;
+	memcpy(&va, data + 16, 8);
+	if (data[11] & 1) {
+		va &= RAM - 1;
+	}
+	memcpy(src, data + 24, 24);
+	data += 48;
+	size -= 48;
+	for (i = 0; i + 9 <= size && i / 9 < RAM / 8; i += 9) {
+		uint64_t e;
+
+		memcpy(&e, data + i, 8);
+		((uint64_t *)ram)[i / 9] = fold(e, data[i + 8]);
+	}
+	if (gw_translate(&v, vmpl, va, &gpa) &&
+	    (gpa & (PAGE - 1)) != (va & (PAGE - 1)) &&
+	    (v.cr0 & (1ull << 31)) != 0) {
+		abort(); /* a translation keeps the page offset */
+	}
+	if (gw_read(&v, vmpl, va, buf, sizeof(buf), fetch) &&
+	    gw_translate(&v, vmpl, va, &gpa)) {
+		const uint8_t *p = guest_ptr(gpa, 1);
+		size_t n = PAGE - (gpa & (PAGE - 1));
+
+		if (p == NULL ||
+		    memcmp(buf, p, n < sizeof(buf) ? n : sizeof(buf)) != 0) {
+			abort();
+		}
+	}
+	(void)gw_write(&v, vmpl, va, src, 24);
 	return 0;
 }

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "svsm/ovmf.h"
+#include "svsm/psp_launch.h"
 #include "svsm/svsm_vmsa.h"
 
 #include "abi/csvsm_boot.h"
@@ -35,8 +36,8 @@
 #include "elf_segments.h"
 #include "identity_pt.h"
 #include "igvm.h"
-#include "igvm_measure.h"
 #include "igvm_write.h"
+#include "page_set.h"
 
 #define SNP_MASK 0x1u
 #define DEFAULT_POLICY 0x30000ull /* SMT allowed, bit 17 (must be one) */
@@ -619,12 +620,37 @@ static int open_file(const char *path, uint8_t **buf, struct igvm_file *f)
 	return 0;
 }
 
+/* Measuring is the emulated PSP's launch with no machine behind it: any
+ * GPA SNP can address is RAM, and only the RMP's memory of launched
+ * pages is kept, so that a page launched twice is refused as the PSP
+ * would refuse it. */
+#define MEASURE_RAM_SIZE (1ull << 52)
+
+static bool measure_rmp(void *ctx, uint64_t gpa, bool vmsa)
+{
+	(void)vmsa;
+	return page_set_add(ctx, gpa);
+}
+
+static const char *measure(const struct igvm_file *f,
+			   struct psp_launch_result *m)
+{
+	struct page_set set = {0};
+	struct psp_launch_ops ops = {.ctx = &set,
+				     .ram_size = MEASURE_RAM_SIZE,
+				     .rmp_launch = measure_rmp};
+	const char *why = psp_launch_igvm(f->data, f->size, &ops, m);
+
+	page_set_free(&set);
+	return why;
+}
+
 static int dump(const char *path, int digest_only)
 {
 	static const char *const page_names[] = {
 		"", "NORMAL", "VMSA", "ZERO", "UNMEASURED", "SECRETS", "CPUID"};
 	struct igvm_file f;
-	struct igvm_measure m;
+	static struct psp_launch_result m;
 	struct igvm_item it;
 	uint32_t pos = 0, n = 0, i;
 	const char *why = NULL;
@@ -652,7 +678,7 @@ static int dump(const char *path, int digest_only)
 			return 1;
 		}
 	}
-	why = igvm_measure_snp(&f, &m);
+	why = measure(&f, &m);
 	if (why != NULL) {
 		fprintf(stderr, "csvsm-igvm: %s: %s\n", path, why);
 		free(buf);

@@ -117,6 +117,14 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 			snp_hw_map_shared(gpa_init(gpa_val(shared) + 4 * PAGE)),
 		.certs_pages = CSVSM_SHARED_PAGES - 4,
 	};
+	/* Every certificate page, not only the first: the buffer is
+	 * CSVSM_SHARED_PAGES - 4 pages the hypervisor writes. */
+	for (i = 1; snp.greq.certs != NULL && i < snp.greq.certs_pages; i++) {
+		if (snp_hw_map_shared(gpa_init(gpa_val(shared) +
+					       (4 + i) * PAGE)) == NULL) {
+			snp.greq.certs = NULL;
+		}
+	}
 	if (snp.greq.req == NULL || snp.greq.rsp == NULL ||
 	    snp.greq.certs == NULL) {
 		SNP_TERMINATE_HV(TERM_CSVSM_PSC_FAILED,

@@ -14,27 +14,9 @@
 
 #include "svsm/cpuid_regs.h"
 
+#include "abi/snp_cpuid.h"
+
 #include "ghcb.h"
-
-/* The CPUID page (spec notes 1.5; Linux struct snp_cpuid_table). */
-#define SNP_CPUID_MAX 64u
-
-struct snp_cpuid_fn {
-	uint32_t eax_in, ecx_in;
-	uint64_t xcr0_in, xss_in;
-	uint32_t eax, ebx, ecx, edx;
-	uint64_t reserved;
-} __attribute__((packed));
-_Static_assert(sizeof(struct snp_cpuid_fn) == 48, "Linux snp_cpuid_fn");
-
-struct snp_cpuid_table {
-	uint32_t count;
-	uint32_t rsvd1;
-	uint64_t rsvd2;
-	struct snp_cpuid_fn fn[SNP_CPUID_MAX];
-} __attribute__((packed));
-_Static_assert(sizeof(struct snp_cpuid_table) == 16 + 64 * 48,
-	       "Linux snp_cpuid_table: 3088 bytes");
 
 /** The table is usable: 1..64 entries, as Linux requires. */
 bool snp_cpuid_table_ok(const struct snp_cpuid_table *t);

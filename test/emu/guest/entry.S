@@ -5,9 +5,10 @@
  * RDI = secrets page, RSI = CPU count. guest_ap_start: an AP, started from
  * a VMSA the guest built (RSP and RDI = its index set there).
  * Exceptions: a probe (probe_read/probe_write) arms probe_rip; a fault at
- * that RIP returns from the probe with RAX = vector + 1. QEMU delivers #VC
- * without its error code (an emulator gap), so the handler finds the
- * frame by looking for probe_rip with and without an error code.
+ * that RIP returns from the probe with RAX = vector + 1 (the handler finds
+ * the frame by looking for probe_rip with and without an error code).
+ * Any other #VC goes to guest_vc (vc.c): port I/O and CPUID through the
+ * hypervisor, as an SNP guest must.
  */
 	.section .text.entry, "ax"
 	.global guest_start
@@ -133,7 +134,36 @@ exc_common:
 	add $8, %rsp
 	add $8, %rsp
 	iretq
-13:	mov 16(%rsp), %rdi		/* vector */
+13:	cmpq $29, 16(%rsp)		/* #VC: the handler (vc.c) */
+	jne 15f
+	push %rcx
+	push %rdx
+	push %rsi
+	push %rdi
+	push %r8
+	push %r9
+	push %r10
+	push %r11
+	mov %rsp, %rdi			/* struct vc_frame */
+	sub $8, %rsp			/* 16-byte aligned call */
+	call guest_vc
+	add $8, %rsp
+	test %al, %al
+	jz 16f
+	pop %r11
+	pop %r10
+	pop %r9
+	pop %r8
+	pop %rdi
+	pop %rsi
+	pop %rdx
+	pop %rcx
+	pop %rbx
+	pop %rax
+	add $16, %rsp			/* vector, error code */
+	iretq
+16:	add $64, %rsp
+15:	mov 16(%rsp), %rdi		/* vector */
 	lea 24(%rsp), %rsi		/* the rest of the frame */
 	call guest_unexpected_exception
 14:	hlt

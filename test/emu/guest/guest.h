@@ -75,6 +75,15 @@ uint64_t ghcb_ap_create(uint32_t apic_id, uint64_t vmsa_gpa,
 			uint64_t sev_features);
 /** The GHCB MSR protocol page state change of one 4 KiB page. */
 bool msr_page_state(uint64_t gpa, bool shared);
+/** The GHCB this CPU's #VC handler may use now (NULL: none). */
+volatile uint8_t *ghcb_for_vc(void);
+/** One NAE event through GHCB @g: RAX in and out; exit_info_1. */
+uint64_t ghcb_nae(volatile uint8_t *g, uint64_t code, uint64_t info1,
+		  uint64_t info2, uint64_t *rax);
+/** The C-bit position (SEV information, GHCB MSR protocol). */
+unsigned g_c_bit(void);
+/** Map the 2 MiB at @gpa without the C-bit in the guest's page tables. */
+void g_map_shared_2m(uint64_t gpa);
 
 /* Per-CPU Calling Area. */
 struct svsm_ca {
@@ -102,11 +111,15 @@ void tests_attest(void);
 void bench_attest(void);
 void bench_world_switch(void);
 
-/* Guest memory the tests use (GPA = VA), all outside the launch region. */
-#define G_GHCB_BASE 0x2300000ull  /* one GHCB per CPU */
-#define G_PV_BASE 0x2400000ull	  /* PVALIDATE scenarios: 8 MiB */
-#define G_AP_BASE 0x2C00000ull	  /* AP VMSAs, CAs and stacks */
-#define G_MEM_BASE 0x2E00000ull	  /* deposits */
-#define G_RMP2M_BASE 0x3000000ull /* 2 MiB RMP entries: 4 MiB */
+/* Guest memory the tests use (GPA = VA), all outside the launch region.
+ * [G_SHARED_BASE, +2 MiB) is mapped without the C-bit (shared): the
+ * GHCBs; every other page is mapped private. */
+#define G_SHARED_BASE 0x2200000ull
+#define G_VC_GHCB_BASE 0x2200000ull /* the #VC handler's, one per CPU */
+#define G_GHCB_BASE 0x2300000ull    /* one GHCB per CPU */
+#define G_PV_BASE 0x2400000ull	    /* PVALIDATE scenarios: 8 MiB */
+#define G_AP_BASE 0x2C00000ull	    /* AP VMSAs, CAs and stacks */
+#define G_MEM_BASE 0x2E00000ull	    /* deposits */
+#define G_RMP2M_BASE 0x3000000ull   /* 2 MiB RMP entries: 4 MiB */
 
 #endif /* GUEST_H */

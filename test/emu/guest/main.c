@@ -14,6 +14,10 @@ void guest_main(const struct snp_secrets_page *secrets, unsigned cpus);
 void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
 {
 	guest_idt_build();
+	/* An SNP guest's first steps: the C-bit from the hypervisor's SEV
+	 * information, the GHCBs' 2 MiB mapped shared; then the console
+	 * works (its port I/O is a #VC served through a GHCB). */
+	g_map_shared_2m(G_SHARED_BASE);
 	g_secrets = secrets;
 	g_cpu_count = cpus;
 	g_print("[guest] csvsm emu test guest at VMPL1, %u CPUs, secrets page "

@@ -32,6 +32,11 @@
 
 static struct svsm_ca *cas[MAX_CPUS];
 static uint64_t ghcbs[MAX_CPUS];
+/* The GHCB the hypervisor has registered for each CPU, whoever set it. */
+static uint64_t registered[MAX_CPUS];
+/* Each CPU's own GHCB for its #VC handler while the tests have set up
+ * none (ghcbs[] is 0): shared once, registered when needed. */
+static bool vc_ghcb_shared[MAX_CPUS];
 
 void ca_set(struct svsm_ca *ca)
 {
@@ -187,13 +192,53 @@ bool ghcb_setup(uint64_t gpa)
 	}
 	memset((void *)gpa, 0, 4096);
 	ghcbs[g_apic_id() % MAX_CPUS] = gpa;
+	registered[g_apic_id() % MAX_CPUS] = gpa;
 	g_wrmsr(MSR_GHCB, gpa);
 	return true;
+}
+
+volatile uint8_t *ghcb_for_vc(void)
+{
+	unsigned cpu = g_apic_id() % MAX_CPUS;
+	uint64_t gpa = G_VC_GHCB_BASE + (uint64_t)cpu * 4096;
+
+	if (ghcbs[cpu] != 0) {
+		return (volatile uint8_t *)ghcbs[cpu];
+	}
+	if (!vc_ghcb_shared[cpu]) {
+		if (!msr_page_state(gpa, true)) {
+			return NULL;
+		}
+		vc_ghcb_shared[cpu] = true;
+	}
+	if (registered[cpu] != gpa) {
+		if (msr_protocol(gpa | MSR_REG_GPA_REQ) !=
+		    (gpa | MSR_REG_GPA_RESP)) {
+			return NULL;
+		}
+		registered[cpu] = gpa;
+	}
+	return (volatile uint8_t *)gpa;
+}
+
+uint64_t ghcb_nae(volatile uint8_t *g, uint64_t code, uint64_t info1,
+		  uint64_t info2, uint64_t *rax)
+{
+	uint64_t saved = g_rdmsr(MSR_GHCB);
+
+	ghcb_begin(g, code, info1, info2);
+	ghcb_set(g, GHCB_RAX, *rax);
+	g_wrmsr(MSR_GHCB, (uint64_t)g);
+	vmgexit();
+	g_wrmsr(MSR_GHCB, saved);
+	*rax = ghcb_get(g, GHCB_RAX);
+	return ghcb_get(g, GHCB_EXIT_INFO_1);
 }
 
 void ghcb_forget(void)
 {
 	ghcbs[g_apic_id() % MAX_CPUS] = 0;
+	registered[g_apic_id() % MAX_CPUS] = 0;
 }
 
 uint64_t ghcb_ap_create(uint32_t apic_id, uint64_t vmsa_gpa,

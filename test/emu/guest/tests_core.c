@@ -150,9 +150,11 @@ void tests_faults(void)
 	CHECK_EQ(probe_read(G_PV_BASE), FAULT_VC);
 	CHECK_EQ(probe_write(G_PV_BASE + 0x5000), FAULT_VC);
 	CHECK_EQ(probe_read((uint64_t)g_secrets), 0);
-	/* PVALIDATE is VMPL0's; VMMCALL is no SNP hypercall. */
+	/* PVALIDATE is VMPL0's; VMMCALL is no SNP hypercall: SEV-ES turns
+	 * its intercept into #VC with exit code 0x81 (APM 15.35.5). */
 	CHECK_EQ(probe_insn_pvalidate(G_PV_BASE), FAULT_GP);
-	CHECK_EQ(probe_insn_vmmcall(), FAULT_UD);
+	CHECK_EQ(probe_insn_vmmcall(), FAULT_VC);
+	CHECK_EQ(probe_error, 0x81);
 	/* RMPADJUST: VMPL1 may not target itself (Linux's VMPL check)... */
 	CHECK_EQ(insn_rmpadjust((uint64_t)g_secrets, 0, 1 | 0xF00), 2);
 	/* ...but may give VMPL2 what it has itself. */

@@ -52,7 +52,10 @@ static void shared_page_inside_2m(uint64_t base)
 	CHECK_EQ(pvalidate_one(page), R_SUCCESS);
 	CHECK_EQ(probe_read(page), FAULT_VC);
 	CHECK_THAT(msr_page_state(page, true), "4 KiB PSC to shared");
-	CHECK_EQ(probe_write(page), 0); /* shared: the host's page now */
+	/* Shared: the host's page now. Through this private (C-bit)
+	 * mapping the RMP refuses it; Linux remaps it without the C-bit. */
+	CHECK_EQ(probe_write(page), FAULT_VC);
+	CHECK_EQ(probe_error, 0x400);
 	/* The other 511 pages keep their validation. */
 	CHECK_EQ(probe_write(base), 0);
 	CHECK_EQ(probe_write(page - PAGE), 0);

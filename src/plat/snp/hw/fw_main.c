@@ -15,6 +15,7 @@
 #include "svsm/check.h"
 #include "svsm/log.h"
 #include "svsm/mem.h"
+#include "svsm/plat.h"
 #include "svsm/std.h"
 #include "svsm/terminate.h"
 #include "svsm/vcpu.h"
@@ -61,6 +62,49 @@ static void check_boot_c_bit(unsigned cbit)
 	}
 }
 
+/*
+ * The heap is not in the image: the loader leaves it assigned to the
+ * guest and not validated, as every page it does not launch. Validate it
+ * before anything allocates from it (a first touch would be #VC
+ * page-not-validated). 2 MiB at a time where the RMP has 2 MiB entries,
+ * else page by page. A page already validated was validated by someone
+ * else (the hypervisor cannot; only a broken launch could): refused.
+ */
+static void validate_heap(void)
+{
+	uint64_t gpa = params.svsm_heap_gpa;
+	uint64_t end = params.svsm_base + params.svsm_size;
+
+	while (gpa < end) {
+		enum page_size size = PAGE_4K;
+		uint64_t span = PAGE;
+		bool unchanged = false;
+		enum snp_ret rc;
+
+		if (gpa % SNP_PAGE_SIZE_2M == 0 &&
+		    end - gpa >= SNP_PAGE_SIZE_2M) {
+			size = PAGE_2M;
+			span = SNP_PAGE_SIZE_2M;
+		}
+		rc = plat_pvalidate(gpa_init(gpa), size, true, &unchanged);
+		if (rc == SNP_RET_FAIL_SIZEMISMATCH && size == PAGE_2M) {
+			size = PAGE_4K;
+			span = PAGE;
+			rc = plat_pvalidate(gpa_init(gpa), size, true,
+					    &unchanged);
+		}
+		if (rc != SNP_RET_SUCCESS || unchanged) {
+			SNP_TERMINATE_HV(TERM_CSVSM_RMP_FAILURE,
+					 "snp: PVALIDATE of the heap at 0x%llx "
+					 "failed (%u%s)",
+					 (unsigned long long)gpa, (unsigned)rc,
+					 unchanged ? ", already validated"
+						   : "");
+		}
+		gpa += span;
+	}
+}
+
 static void cpu_tables(struct snp_fw_cpu *fw)
 {
 	x86_tables_load(&fw->tables, fw->ist_tops);
@@ -91,7 +135,8 @@ void snp_fw_main(uint64_t params_gpa)
 	    !page_in_region(params_gpa) ||
 	    !page_in_region(params.svsm_cpuid_gpa) ||
 	    !page_in_region(params.memory_map_gpa) ||
-	    !page_in_region(params.vp_count_gpa)) {
+	    !page_in_region(params.vp_count_gpa) ||
+	    !page_in_region(params.svsm_heap_gpa)) {
 		snp_bad_boot("no usable csvsm boot parameters");
 	}
 	memcpy(&snp_fw_cpuid, (const void *)params.svsm_cpuid_gpa,
@@ -101,6 +146,7 @@ void snp_fw_main(uint64_t params_gpa)
 		snp_bad_boot(why);
 	}
 	check_boot_c_bit(cbit);
+	validate_heap();
 	map = (const uint8_t *)params.memory_map_gpa;
 	why = snp_boot_ram(&params, map, PAGE, ram, MEMMAP_MAX_RAM, &n);
 	if (why != NULL) {

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine's console and ends. COM1 is shared by three writers: the
+ * machine's own lines ("emu: ..."), and the lines the hypervisor role
+ * forwards from the SVSM and the guest (hv_io.c). One lock, whole lines.
+ */
+#include <stdarg.h>
+
+#include "svsm/std.h"
+
+#include "arch.h"
+#include "layout.h"
+#include "machine.h"
+
+#define COM1 0x3F8
+#define LSR_THR_EMPTY 0x20
+
+static struct mlock console_lock;
+
+void mlock_take(struct mlock *l)
+{
+	while (__atomic_exchange_n(&l->v, 1, __ATOMIC_ACQUIRE) != 0) {
+		while (__atomic_load_n(&l->v, __ATOMIC_RELAXED) != 0) {
+			cpu_relax();
+		}
+	}
+}
+
+void mlock_drop(struct mlock *l)
+{
+	__atomic_store_n(&l->v, 0, __ATOMIC_RELEASE);
+}
+
+bool str_eq(const char *a, const char *b)
+{
+	while (*a != '\0' && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+static void serial_putc(char c)
+{
+	unsigned spins = 0;
+
+	/* Bounded: a missing UART must not hang the machine. */
+	while ((inb(COM1 + 5) & LSR_THR_EMPTY) == 0 && spins++ < 100000) {
+		cpu_relax();
+	}
+	outb(COM1, (uint8_t)c);
+}
+
+void console_write(const char *s, size_t len)
+{
+	size_t i;
+
+	mlock_take(&console_lock);
+	for (i = 0; i < len; i++) {
+		serial_putc(s[i]);
+	}
+	mlock_drop(&console_lock);
+}
+
+static void vlog(const char *prefix, const char *fmt, va_list ap)
+{
+	char line[256];
+	size_t n = 0;
+	int k;
+
+	k = fmt_snprintf(line, sizeof(line), "%s", prefix);
+	n = k > 0 ? (size_t)k : 0;
+	k = fmt_vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
+	n += k > 0 ? (size_t)k : 0;
+	if (n > sizeof(line) - 2) {
+		n = sizeof(line) - 2;
+	}
+	line[n++] = '\n';
+	console_write(line, n);
+}
+
+void mlog(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog("emu: ", fmt, ap);
+	va_end(ap);
+}
+
+void machine_exit(unsigned value)
+{
+	outb(MACHINE_EXIT_PORT, (uint8_t)value);
+	halt_forever();
+}
+
+void machine_panic(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog("emu: PANIC: ", fmt, ap);
+	va_end(ap);
+	machine_exit(MACHINE_EXIT_MACHINE_PANIC);
+}

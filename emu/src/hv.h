@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The hypervisor: what KVM does for an SNP guest, and nothing more. It is
+ * reached only by automatic exits (world.c) and sees the vCPU only
+ * through the GHCB MSR value and the GHCB page the guest shares.
+ */
+#ifndef MACHINE_HV_H
+#define MACHINE_HV_H
+
+#include <stdint.h>
+
+#include "abi/snp_cpuid.h"
+
+#include "machine.h"
+
+/** Hostile behaviours, chosen at start (fw_cfg opt/csvsm/hv). */
+enum hv_mode {
+	HV_HONEST = 0,
+	HV_CPUID_LIE,	    /* a CPUID page entry that lies: PSP refuses */
+	HV_LIE_SEV_INFO,    /* SEV info names an unsupported protocol */
+	HV_REFUSE_RUN_VMPL, /* run VMPL answered with an error */
+	HV_INJECT_RI,	    /* an interrupt injected into a Restricted-
+			     * Injection VMSA (the SVSM's) */
+	HV_FLIP_SHARED,	    /* the guest-request response page changes
+			     * under the SVSM while it reads it */
+	HV_MODE_COUNT,
+};
+
+void hv_init(enum hv_mode mode);
+/** The CPUID table KVM/QEMU put in a launch's CPUID page. */
+void hv_cpuid_table(struct snp_cpuid_table *t);
+/** VMGEXIT from @c's vCPU at @vmpl with GHCB MSR @msr: the GHCB MSR
+ * value it sees after. */
+uint64_t hv_vmgexit(struct mcpu *c, unsigned vmpl, uint64_t msr);
+/** HLT (automatic exit). */
+void hv_hlt(struct mcpu *c, unsigned vmpl);
+/** #NPF the hardware could not resolve: MMIO or an RMP violation. */
+void hv_npf(struct mcpu *c, unsigned vmpl, uint64_t gpa, uint64_t info1);
+/** #NPF with SIZEM: smash the 2 MiB RMP entry that holds @gpa. */
+void hv_npf_sizem(struct mcpu *c, unsigned vmpl, uint64_t gpa);
+/** Stop the VM: flush the guest's console lines, report, exit QEMU. */
+void hv_stop(unsigned exit_value) __attribute__((noreturn));
+
+#endif /* MACHINE_HV_H */

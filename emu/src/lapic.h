@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* The local APIC in xAPIC mode: IDs, IPIs and AP start-up. */
+#ifndef MACHINE_LAPIC_H
+#define MACHINE_LAPIC_H
+
+#include <stdint.h>
+
+#include "trap.h"
+
+#define MACHINE_VEC_WAKEUP X86_VEC_WAKEUP
+#define MACHINE_VEC_SPURIOUS X86_VEC_SPURIOUS
+
+void lapic_init(void);
+uint32_t lapic_id(void);
+void lapic_eoi(void);
+void lapic_send_ipi(uint32_t apic_id, uint8_t vector);
+/** INIT, then two SIPIs with the trampoline's page number. */
+void lapic_start_ap(uint32_t apic_id, uint64_t trampoline);
+
+#endif /* MACHINE_LAPIC_H */

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine's boot CPU: from the PVH entry to running the guest. In
+ * order, as the parties act on a real host:
+ *   the machine: memory, CPUs, the RMP and nested tables;
+ *   the hypervisor: takes the IGVM image and its behaviour from fw_cfg,
+ *     assigns all guest RAM private (KVM's SNP guests start so);
+ *   the PSP: launches the image, prints the launch digest;
+ *   the hardware: runs the boot VMSA at VMPL0 on this CPU; the other
+ *     CPUs wait for the VMSAs the guest creates.
+ */
+#include "svsm/mem.h"
+#include "svsm/std.h"
+
+#include "arch.h"
+#include "cpus.h"
+#include "fwcfg.h"
+#include "hv.h"
+#include "layout.h"
+#include "machine.h"
+#include "npt.h"
+#include "psp.h"
+#include "rmp.h"
+#include "world.h"
+
+#define PVH_MAGIC 0x336EC578u
+#define E820_RAM 1u
+#define MIB (1024ull * 1024)
+#define LIB_HEAP (16 * MIB)
+#define IGVM_MAX (96 * MIB)
+
+struct hvm_start_info {
+	uint32_t magic, version, flags, nr_modules;
+	uint64_t modlist_paddr, cmdline_paddr, rsdp_paddr, memmap_paddr;
+	uint32_t memmap_entries, reserved;
+};
+
+struct hvm_memmap_entry {
+	uint64_t addr, size;
+	uint32_t type, reserved;
+};
+
+extern const uint8_t __image_end[];
+
+void machine_main(uint32_t start_info_pa);
+
+static uint64_t ram_top(uint32_t start_info_pa)
+{
+	const struct hvm_start_info *si =
+		(const struct hvm_start_info *)(uint64_t)start_info_pa;
+	const struct hvm_memmap_entry *e;
+	uint64_t top = 0;
+	uint32_t i;
+
+	if (si->magic != PVH_MAGIC || si->memmap_entries == 0) {
+		machine_panic("no PVH memory map");
+	}
+	e = (const struct hvm_memmap_entry *)si->memmap_paddr;
+	for (i = 0; i < si->memmap_entries; i++) {
+		uint64_t end = e[i].addr + e[i].size;
+
+		/* The RAM that holds the guest's base, up to the hole. */
+		if (e[i].type == E820_RAM && e[i].addr <= MACHINE_GUEST_BASE &&
+		    end > top) {
+			top = end > MACHINE_RAM_LIMIT ? MACHINE_RAM_LIMIT : end;
+		}
+	}
+	return top;
+}
+
+static enum hv_mode hv_mode_from_fwcfg(void)
+{
+	static const char *const names[HV_MODE_COUNT] = {
+		"honest",	   "cpuid-lie", "sev-info-lie",
+		"refuse-run-vmpl", "inject-ri", "flip-shared",
+	};
+	char name[32];
+	uint32_t size;
+	uint16_t sel;
+	unsigned i;
+
+	if (!fwcfg_file("opt/csvsm/hv", &size, &sel)) {
+		return HV_HONEST;
+	}
+	memset(name, 0, sizeof(name));
+	if (size >= sizeof(name) || !fwcfg_read_file(sel, name, size)) {
+		machine_panic("opt/csvsm/hv: unreadable");
+	}
+	while (size > 0 && (name[size - 1] == '\n' || name[size - 1] == ' ')) {
+		name[--size] = '\0';
+	}
+	for (i = 0; i < HV_MODE_COUNT; i++) {
+		if (str_eq(name, names[i])) {
+			mlog("hypervisor: %s", names[i]);
+			return (enum hv_mode)i;
+		}
+	}
+	machine_panic("opt/csvsm/hv: unknown behaviour '%s'", name);
+}
+
+static void ap_main(struct mcpu *c)
+{
+	world_cpu_init(c);
+	world_loop(c);
+}
+
+static void assign_guest_ram(void)
+{
+	uint64_t gpa;
+
+	rmp_lock();
+	for (gpa = 0; gpa + SNP_PAGE_SIZE_2M <= guest_ram_size;
+	     gpa += SNP_PAGE_SIZE_2M) {
+		MCHECK(rmp_hv_assign(&machine_rmp, gpa, true) ==
+		       SNP_RET_SUCCESS);
+	}
+	rmp_unlock();
+}
+
+void machine_main(uint32_t start_info_pa)
+{
+	uint64_t top = ram_top(start_info_pa), boot_vmsa = 0;
+	uint8_t digest[48];
+	char hex[97];
+	const char *why;
+	uint8_t *image;
+	uint32_t image_size = 0;
+	uint16_t sel = 0;
+	unsigned cpus, i;
+	void *heap;
+
+	if (!fwcfg_present()) {
+		machine_panic("no fw_cfg: run under QEMU");
+	}
+	cpus = fwcfg_cpu_count();
+	if (top < MACHINE_GUEST_BASE + 64 * MIB || cpus == 0 ||
+	    cpus > MACHINE_MAX_CPUS) {
+		machine_panic("needs at least 192 MiB and 1..%u CPUs",
+			      MACHINE_MAX_CPUS);
+	}
+	guest_ram_size = (top - MACHINE_GUEST_BASE) & ~(SNP_PAGE_SIZE_2M - 1);
+	mm_init((uint64_t)__image_end, MACHINE_GUEST_BASE);
+	heap = mm_alloc_pages(LIB_HEAP / PAGE);
+	if (mem_init(heap, LIB_HEAP, gpa_init((uint64_t)heap)) != SVSM_OK) {
+		machine_panic("no heap for the libraries");
+	}
+	cpus_init_bsp(cpus);
+	hv_init(hv_mode_from_fwcfg());
+	if (!fwcfg_file("opt/csvsm/igvm", &image_size, &sel) ||
+	    image_size == 0 || image_size > IGVM_MAX) {
+		mlog("launch refused: no IGVM image (-fw_cfg "
+		     "name=opt/csvsm/igvm,file=...) or larger than 96 MiB");
+		machine_exit(MACHINE_EXIT_LAUNCH_REFUSED);
+	}
+	image = mm_alloc_pages((image_size + PAGE - 1) / PAGE);
+	if (!fwcfg_read_file(sel, image, image_size)) {
+		machine_panic("fw_cfg: cannot read the IGVM image");
+	}
+	rmp_setup(guest_ram_size / PAGE);
+	assign_guest_ram();
+	npt_init(guest_ram_size);
+	mlog("%u CPUs, guest RAM %llu MiB, IGVM image %u bytes", cpus,
+	     (unsigned long long)(guest_ram_size / MIB), image_size);
+	why = psp_launch(image, image_size, cpus, &boot_vmsa, digest);
+	if (why != NULL) {
+		mlog("launch refused: %s", why);
+		machine_exit(MACHINE_EXIT_LAUNCH_REFUSED);
+	}
+	for (i = 0; i < 48; i++) {
+		(void)fmt_snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+	}
+	mlog("launch measurement %s", hex);
+	world_cpu_init(mcpu_this());
+	cpus_start_aps(ap_main);
+	mcpu_this()->vcpu.vmsa_gpa[0] = boot_vmsa;
+	world_loop(mcpu_this());
+}

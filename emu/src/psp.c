@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine's PSP: the shared launch (src/snpmodel/psp_launch.c, the
+ * same code `csvsm-igvm measure` runs) over this machine's guest RAM and
+ * RMP, and the guest-request model (src/snpmodel/psp.c). The PSP makes
+ * its keys from RDRAND; its VCEK is the build's TEST key. The CPUID page
+ * is the hypervisor's (hv_cpuid_table), checked entry by entry against
+ * what this CPU reports, as the PSP checks it.
+ */
+#include "psp.h"
+
+#include "svsm/psp_launch.h"
+#include "svsm/psp_model.h"
+#include "svsm/std.h"
+
+#include "abi/snp.h"
+
+#include "cpuid.h"
+#include "hv.h"
+#include "layout.h"
+#include "machine.h"
+#include "rmp.h"
+
+#define GUEST_POLICY_DEFAULT 0x30000ull
+#define LEAF_FEATURES 1u
+#define LEAF_XSAVE 0xDu
+
+static struct psp_model psp;
+static uint8_t vmpck_entropy[PSP_VMPCK_COUNT * 32 + 48];
+
+static uint8_t *op_page(void *ctx, uint64_t gpa)
+{
+	(void)ctx;
+	return guest_ptr(gpa, PAGE);
+}
+
+static bool op_rmp_launch(void *ctx, uint64_t gpa, bool vmsa)
+{
+	bool ok;
+
+	(void)ctx;
+	rmp_lock();
+	ok = rmp_launch_page(&machine_rmp, gpa) == SNP_RET_SUCCESS &&
+	     (!vmsa || rmp_rmpadjust(&machine_rmp, 0, gpa, 0,
+				     1 | RMPADJUST_VMSA) == SNP_RET_SUCCESS);
+	rmp_changed(gpa, PAGE);
+	rmp_unlock();
+	return ok;
+}
+
+static void op_cpuid_fill(void *ctx, struct snp_cpuid_table *t)
+{
+	(void)ctx;
+	hv_cpuid_table(t);
+}
+
+/* What the CPU reports, except what differs by CPU or by XCR0: the APIC
+ * ID of leaf 1, the XSAVE area size of leaf 0xD. */
+static bool op_cpuid_check(void *ctx, const struct snp_cpuid_fn *fn)
+{
+	struct hw_cpuid r = hw_cpuid(fn->eax_in, fn->ecx_in);
+	uint32_t ebx_mask = fn->eax_in == LEAF_FEATURES ? 0x00FFFFFFu
+			    : fn->eax_in == LEAF_XSAVE	? 0
+							: 0xFFFFFFFFu;
+
+	(void)ctx;
+	return fn->eax == r.eax && (fn->ebx & ebx_mask) == (r.ebx & ebx_mask) &&
+	       fn->ecx == r.ecx && fn->edx == r.edx;
+}
+
+static unsigned op_memory_map(void *ctx, struct igvm_memory_map_entry *e,
+			      unsigned max)
+{
+	(void)ctx;
+	if (max == 0) {
+		return 0;
+	}
+	memset(e, 0, sizeof(*e));
+	e->starting_gpa_page_number = 0;
+	e->number_of_pages = guest_ram_size / PAGE;
+	e->entry_type = IGVM_MEMORY_MAP_MEMORY;
+	return 1;
+}
+
+static void op_secrets_fill(void *ctx, uint8_t page[4096])
+{
+	struct snp_secrets_page *s = (struct snp_secrets_page *)page;
+
+	(void)ctx;
+	s->version = 3;
+	memcpy(s->vmpck, psp.vmpck, sizeof(s->vmpck));
+}
+
+const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
+		       uint64_t *boot_vmsa, uint8_t digest[48])
+{
+	static struct psp_launch_result result;
+	struct psp_launch_ops ops = {
+		.ram_size = guest_ram_size,
+		.page = op_page,
+		.rmp_launch = op_rmp_launch,
+		.cpuid_fill = op_cpuid_fill,
+		.cpuid_check = op_cpuid_check,
+		.memory_map = op_memory_map,
+		.vp_count = vp_count,
+		.secrets_fill = op_secrets_fill,
+	};
+	const char *why;
+
+	if (!machine_entropy(vmpck_entropy, sizeof(vmpck_entropy))) {
+		machine_panic("no RDRAND: the PSP cannot make its keys");
+	}
+	psp_init(&psp, &psp_test_identity, vmpck_entropy, GUEST_POLICY_DEFAULT);
+	memset(vmpck_entropy, 0, sizeof(vmpck_entropy));
+	why = psp_launch_igvm(file, size, &ops, &result);
+	if (why != NULL) {
+		return why;
+	}
+	if (result.vmsa_count == 0) {
+		return "the image has no VMSA for the boot CPU";
+	}
+	psp.policy = result.policy;
+	memcpy(psp.measurement, result.digest, sizeof(psp.measurement));
+	memcpy(digest, result.digest, 48);
+	*boot_vmsa = result.vmsa_gpa[0];
+	return NULL;
+}
+
+uint64_t psp_serve_request(const uint8_t *req, uint8_t *rsp, void *certs,
+			   size_t *certs_len)
+{
+	return psp_host_guest_request(&psp, req, rsp, certs, certs_len);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The PSP: launches the IGVM image into guest RAM (SNP_LAUNCH_START,
+ * _UPDATE for every page, _FINISH with the VMSAs), computing the launch
+ * digest the reports carry, and serves guest requests (the model of
+ * src/snpmodel/psp.c) with the VMPCKs it put in the secrets page.
+ */
+#ifndef MACHINE_PSP_H
+#define MACHINE_PSP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * Launch @file. NULL on success, with the boot VMSA's GPA and the
+ * digest; else why the launch is refused (nothing runs then).
+ */
+const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
+		       uint64_t *boot_vmsa, uint8_t digest[48]);
+/** SNP_GUEST_REQUEST as the hypervisor passes it on (psp_model.h). */
+uint64_t psp_serve_request(const uint8_t *req, uint8_t *rsp, void *certs,
+			   size_t *certs_len);
+
+#endif /* MACHINE_PSP_H */

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+#include "rmp.h"
+
+#include "arch.h"
+#include "lapic.h"
+#include "machine.h"
+#include "npt.h"
+
+struct rmp machine_rmp;
+static struct mlock lock;
+static uint64_t flush_gen;
+
+void rmp_setup(uint64_t guest_pages)
+{
+	uint64_t bytes = guest_pages * sizeof(struct rmp_entry);
+
+	rmp_init(&machine_rmp, mm_alloc_pages((bytes + PAGE - 1) / PAGE),
+		 guest_pages);
+}
+
+void rmp_lock(void)
+{
+	mlock_take(&lock);
+}
+
+void rmp_unlock(void)
+{
+	mlock_drop(&lock);
+}
+
+void rmp_changed(uint64_t gpa, uint64_t len)
+{
+	npt_sync(gpa, len);
+}
+
+uint64_t rmp_flush_gen(void)
+{
+	return __atomic_load_n(&flush_gen, __ATOMIC_ACQUIRE);
+}
+
+void rmp_flush_tlbs(void)
+{
+	struct mcpu *self = mcpu_this();
+	uint64_t gen = __atomic_add_fetch(&flush_gen, 1, __ATOMIC_SEQ_CST);
+	unsigned i, n = mcpu_count();
+
+	for (i = 0; i < n; i++) {
+		struct mcpu *c = mcpu_by_apic(i);
+
+		if (c != self &&
+		    __atomic_load_n(&c->in_guest, __ATOMIC_SEQ_CST)) {
+			lapic_send_ipi(c->apic_id, MACHINE_VEC_WAKEUP);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct mcpu *c = mcpu_by_apic(i);
+
+		while (c != self &&
+		       __atomic_load_n(&c->in_guest, __ATOMIC_SEQ_CST) &&
+		       __atomic_load_n(&c->flush_gen_seen, __ATOMIC_SEQ_CST) <
+			       gen) {
+			cpu_relax();
+		}
+	}
+}

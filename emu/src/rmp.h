@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine's RMP (the model of src/snpmodel, one entry per 4 KiB page
+ * of guest RAM) and what keeps the guest's view in step with it. Every
+ * change to the RMP, by the hardware's instructions, the PSP or the
+ * hypervisor's RMPUPDATE, is made under rmp_lock and followed by
+ * rmp_changed() before the lock is dropped: the nested page tables then
+ * map exactly what the RMP allows. A change that takes rights away also
+ * needs rmp_flush_tlbs() (after dropping the lock) before the change is
+ * reported done, so no CPU keeps a stale translation.
+ */
+#ifndef MACHINE_RMP_H
+#define MACHINE_RMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "svsm/snpmodel.h"
+
+extern struct rmp machine_rmp;
+
+void rmp_setup(uint64_t guest_pages);
+void rmp_lock(void);
+void rmp_unlock(void);
+/** [@gpa, @gpa + @len) changed in the RMP: re-derive its nested entries.
+ * Under rmp_lock. */
+void rmp_changed(uint64_t gpa, uint64_t len);
+/** Every CPU drops guest translations made before this call: bump the
+ * flush generation, IPI the CPUs in guest mode, wait for each to leave
+ * it or re-enter with a flush. Not under rmp_lock. */
+void rmp_flush_tlbs(void);
+/** The generation a VMRUN must have flushed up to. */
+uint64_t rmp_flush_gen(void);
+
+#endif /* MACHINE_RMP_H */

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * #VC, delivered by the machine. An SEV-ES guest's intercepted CPUID,
+ * port I/O, MSR access or MMIO does not exit to the hypervisor: the CPU
+ * raises #VC (vector 29) in the guest with the exit code as error code,
+ * and the guest's handler asks the hypervisor through the GHCB. QEMU's
+ * event injection drops the error code of vector 29, so the machine
+ * delivers it itself, as the CPU does in 64-bit mode: the IDT gate, its
+ * IST stack (or the current one, or RSP0 from CPL 3), the frame SS, RSP,
+ * RFLAGS, CS, RIP, error code, then RIP and CS from the gate and IF, TF,
+ * NT, RF cleared. A delivery that cannot be made (no gate, stack not
+ * writable) is a triple fault for the guest, as on hardware: false.
+ */
+#ifndef MACHINE_VC_H
+#define MACHINE_VC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "abi/snp.h"
+
+#define VEC_DE 0u
+#define VEC_UD 6u
+#define VEC_GP 13u
+#define VEC_HV 28u
+#define VEC_VC 29u
+/* #VC error codes (exit codes) the hardware itself raises. */
+#define VC_NPF 0x400u
+#define VC_NPF_NOT_VALIDATED 0x404u
+
+bool vc_deliver(struct snp_vmsa *v, unsigned vmpl, unsigned vector,
+		uint64_t error);
+
+#endif /* MACHINE_VC_H */

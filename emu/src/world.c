@@ -1,0 +1,651 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The world switch and the hardware's part of every exit. Invariants:
+ * - the VMSA is the vCPU's state: vcpu_enter() copies it into the VMCB
+ *   for one VMRUN, vcpu_leave() copies it back;
+ * - a VMSA is "in use" in the RMP from VMRUN until its exit is handled,
+ *   so DELETE_VCPU elsewhere gets FAIL_INUSE and a VMSA never runs on two
+ *   CPUs at once; before every VMRUN it passes the hardware's run checks
+ *   (vmsa_model_can_run) for the VMPL it runs at;
+ * - what SEV-ES does not let the hypervisor see stays here: a
+ *   non-automatic exit (CPUID, port I/O, MSRs, VMMCALL, MMIO) becomes #VC
+ *   in the guest; only automatic exits (VMGEXIT, HLT, interrupts, a
+ *   shutdown) reach the hypervisor (hv.c), which learns nothing but the
+ *   exit and the GHCB MSR.
+ */
+#include "world.h"
+
+#include "svsm/std.h"
+#include "svsm/vmsa_model.h"
+
+#include "abi/ghcb.h"
+
+#include "arch.h"
+#include "fpu.h"
+#include "hv.h"
+#include "insn.h"
+#include "lapic.h"
+#include "layout.h"
+#include "npt.h"
+#include "rmp.h"
+#include "vc.h"
+#include "walk.h"
+
+#define SEV_STATUS_SEV 0x1ull
+#define SEV_STATUS_ES 0x2ull
+#define SEV_STATUS_FEATURE_SHIFT 2u
+#define MSR_INSN_LEN 2u
+#define VMGEXIT_LEN 4u
+#define MXCSR_DEFAULT 0x1F80u
+#define XSAVE_MXCSR_OFF 24u
+
+/* Every I/O port and every MSR exits, except the MSRs SEV-ES keeps in
+ * the VMSA (VMLOAD/VMSAVE move them): FS, GS, KernelGSBase, the SYSCALL
+ * and SYSENTER MSRs. */
+static uint8_t *msrpm;
+static uint8_t *iopm;
+
+static const uint32_t passthrough_msrs[] = {
+	0xC0000100u, 0xC0000101u, 0xC0000102u, /* FS, GS, KernelGS base */
+	0xC0000081u, 0xC0000082u, 0xC0000083u, 0xC0000084u, /* STAR.. */
+	0x174u,	     0x175u,	  0x176u,		    /* SYSENTER */
+};
+
+static void msrpm_allow(uint32_t msr)
+{
+	uint32_t base, bit;
+
+	if (msr < 0x2000u) {
+		base = 0;
+		bit = msr * 2;
+	} else if (msr >= 0xC0000000u && msr < 0xC0002000u) {
+		base = 0x800u * 8;
+		bit = (msr - 0xC0000000u) * 2;
+	} else {
+		base = 0x1000u * 8;
+		bit = (msr - 0xC0010000u) * 2;
+	}
+	bit += base;
+	msrpm[bit / 8] &= (uint8_t) ~(3u << (bit % 8));
+}
+
+void world_cpu_init(struct mcpu *c)
+{
+	unsigned vmpl, i;
+
+	if (msrpm == NULL) { /* the boot CPU, before the APs start */
+		msrpm = mm_alloc_pages(2);
+		memset(msrpm, 0xFF, 2 * PAGE);
+		for (i = 0; i < sizeof(passthrough_msrs) / 4; i++) {
+			msrpm_allow(passthrough_msrs[i]);
+		}
+		iopm = mm_alloc_pages(3);
+		memset(iopm, 0xFF, 3 * PAGE);
+	}
+	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
+		c->vmcb[vmpl] = mm_alloc_pages(1);
+	}
+	for (vmpl = 0; vmpl <= MACHINE_VMPLS; vmpl++) {
+		c->fpu[vmpl] = mm_alloc_pages(1);
+	}
+	c->hsave = mm_alloc_pages(1);
+	c->host_save = mm_alloc_pages(1);
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SVME);
+	wrmsr(MSR_VM_HSAVE_PA, (uint64_t)c->hsave);
+}
+
+static void vmcb_init(struct vmcb *vmcb, unsigned vmpl)
+{
+	struct vmcb_control *ctl = &vmcb->control;
+
+	memset(vmcb, 0, sizeof(*vmcb));
+	ctl->intercept_exc = 1u << VEC_UD; /* the SNP instructions */
+	ctl->intercept1 = VMCB_I1_INTR | VMCB_I1_NMI | VMCB_I1_SMI |
+			  VMCB_I1_INIT | VMCB_I1_CPUID | VMCB_I1_HLT |
+			  VMCB_I1_INVLPGA | VMCB_I1_IOIO | VMCB_I1_MSR |
+			  VMCB_I1_SHUTDOWN;
+	ctl->intercept2 = VMCB_I2_VMRUN | VMCB_I2_VMMCALL | VMCB_I2_VMLOAD |
+			  VMCB_I2_VMSAVE | VMCB_I2_STGI | VMCB_I2_CLGI |
+			  VMCB_I2_SKINIT;
+	ctl->iopm_pa = (uint64_t)iopm;
+	ctl->msrpm_pa = (uint64_t)msrpm;
+	ctl->asid = vmpl + 1;
+	ctl->tlb_control = VMCB_TLB_FLUSH_ALL;
+	ctl->int_ctl = VMCB_INT_CTL_V_INTR_MASKING;
+	ctl->np_ctl = VMCB_NP_ENABLE;
+	ctl->n_cr3 = npt_root(vmpl);
+}
+
+static struct snp_vmsa *vmsa_of(struct mcpu *c, unsigned vmpl)
+{
+	return guest_ptr(c->vcpu.vmsa_gpa[vmpl], PAGE);
+}
+
+/* VMSA -> VMCB: the fields VMRUN and VMLOAD take from the save area. */
+static void vcpu_enter(struct mcpu *c, const struct snp_vmsa *a,
+		       struct vmcb_save *s)
+{
+	s->es = a->es;
+	s->cs = a->cs;
+	s->ss = a->ss;
+	s->ds = a->ds;
+	s->fs = a->fs;
+	s->gs = a->gs;
+	s->gdtr = a->gdtr;
+	s->ldtr = a->ldtr;
+	s->idtr = a->idtr;
+	s->tr = a->tr;
+	s->cpl = a->cpl;
+	s->efer = a->efer | EFER_SVME;
+	s->cr4 = a->cr4;
+	s->cr3 = a->cr3;
+	s->cr0 = a->cr0;
+	s->dr7 = a->dr7;
+	s->dr6 = a->dr6;
+	s->rflags = a->rflags;
+	s->rip = a->rip;
+	s->rsp = a->rsp;
+	s->rax = a->rax;
+	s->star = a->star;
+	s->lstar = a->lstar;
+	s->cstar = a->cstar;
+	s->sfmask = a->sfmask;
+	s->kernel_gs_base = a->kernel_gs_base;
+	s->sysenter_cs = a->sysenter_cs;
+	s->sysenter_esp = a->sysenter_esp;
+	s->sysenter_eip = a->sysenter_eip;
+	s->cr2 = a->cr2;
+	s->g_pat = a->g_pat;
+	c->gprs = (struct svm_gprs){
+		.rbx = a->rbx,
+		.rcx = a->rcx,
+		.rdx = a->rdx,
+		.rbp = a->rbp,
+		.rsi = a->rsi,
+		.rdi = a->rdi,
+		.r8 = a->r8,
+		.r9 = a->r9,
+		.r10 = a->r10,
+		.r11 = a->r11,
+		.r12 = a->r12,
+		.r13 = a->r13,
+		.r14 = a->r14,
+		.r15 = a->r15,
+	};
+}
+
+/* VMCB -> VMSA after #VMEXIT, as SEV-ES hardware saves the guest. */
+static void vcpu_leave(struct mcpu *c, struct snp_vmsa *a,
+		       const struct vmcb *vmcb)
+{
+	const struct vmcb_save *s = &vmcb->save;
+	const struct vmcb_control *ctl = &vmcb->control;
+
+	a->es = s->es;
+	a->cs = s->cs;
+	a->ss = s->ss;
+	a->ds = s->ds;
+	a->fs = s->fs;
+	a->gs = s->gs;
+	a->gdtr = s->gdtr;
+	a->ldtr = s->ldtr;
+	a->idtr = s->idtr;
+	a->tr = s->tr;
+	a->cpl = s->cpl;
+	/* EFER.SVME in the VMSA is its owner's "may run" flag: kept. */
+	a->efer = (s->efer & ~EFER_SVME) | (a->efer & EFER_SVME);
+	a->cr4 = s->cr4;
+	a->cr3 = s->cr3;
+	a->cr0 = s->cr0;
+	a->dr7 = s->dr7;
+	a->dr6 = s->dr6;
+	a->rflags = s->rflags;
+	a->rip = s->rip;
+	a->rsp = s->rsp;
+	a->rax = s->rax;
+	a->star = s->star;
+	a->lstar = s->lstar;
+	a->cstar = s->cstar;
+	a->sfmask = s->sfmask;
+	a->kernel_gs_base = s->kernel_gs_base;
+	a->sysenter_cs = s->sysenter_cs;
+	a->sysenter_esp = s->sysenter_esp;
+	a->sysenter_eip = s->sysenter_eip;
+	a->cr2 = s->cr2;
+	a->g_pat = s->g_pat;
+	a->rbx = c->gprs.rbx;
+	a->rcx = c->gprs.rcx;
+	a->rdx = c->gprs.rdx;
+	a->rbp = c->gprs.rbp;
+	a->rsi = c->gprs.rsi;
+	a->rdi = c->gprs.rdi;
+	a->r8 = c->gprs.r8;
+	a->r9 = c->gprs.r9;
+	a->r10 = c->gprs.r10;
+	a->r11 = c->gprs.r11;
+	a->r12 = c->gprs.r12;
+	a->r13 = c->gprs.r13;
+	a->r14 = c->gprs.r14;
+	a->r15 = c->gprs.r15;
+	a->guest_exit_code = ctl->exit_code;
+	a->guest_exit_info_1 = ctl->exit_info_1;
+	a->guest_exit_info_2 = ctl->exit_info_2;
+	a->guest_exit_int_info = ctl->exit_int_info;
+}
+
+static void fpu_reset(void *area)
+{
+	memset(area, 0, PAGE);
+	*(uint32_t *)((uint8_t *)area + XSAVE_MXCSR_OFF) = MXCSR_DEFAULT;
+}
+
+/* The registers hold @vmpl's x87/SSE/AVX state and XCR0 (SEV-ES: the
+ * VMSA's), never another VMPL's: the SVSM's keys in XMM registers must
+ * not reach VMPL1. */
+static void fpu_switch(struct mcpu *c, unsigned vmpl, uint64_t xcr0)
+{
+	if (c->fpu_vmpl == vmpl) {
+		return;
+	}
+	fpu_save_all(c->fpu[c->fpu_vmpl]);
+	fpu_load_all(c->fpu[vmpl]);
+	xsetbv(0, xcr0);
+	c->fpu_vmpl = vmpl;
+}
+
+/* The hardware's VMRUN checks and the in-use mark, in one step. */
+static bool begin_run(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+{
+	uint64_t gpa = c->vcpu.vmsa_gpa[vmpl];
+	const struct rmp_entry *e;
+	bool ok;
+
+	rmp_lock();
+	e = rmp_lookup(&machine_rmp, gpa);
+	ok = e != NULL &&
+	     vmsa_model_can_run(&machine_rmp, gpa, a, vmpl) == VMSA_RUN_OK &&
+	     (e->flags & RMP_F_IN_USE) == 0;
+	if (ok) {
+		rmp_vmsa_set_in_use(&machine_rmp, gpa, true);
+		c->held_vmsa = gpa;
+	}
+	rmp_unlock();
+	return ok;
+}
+
+static void end_run(struct mcpu *c)
+{
+	if (c->held_vmsa != 0) {
+		rmp_lock();
+		rmp_vmsa_set_in_use(&machine_rmp, c->held_vmsa, false);
+		rmp_unlock();
+		c->held_vmsa = 0;
+	}
+}
+
+static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+{
+	struct vmcb *vmcb = c->vmcb[vmpl];
+	struct vmcb_control *ctl = &vmcb->control;
+	uint64_t gen;
+
+	fpu_switch(c, vmpl, a->xcr0 != 0 ? a->xcr0 : 1);
+	vcpu_enter(c, a, &vmcb->save);
+	if (c->pending_event == 0) {
+		c->pending_event = c->hv_event[vmpl];
+		c->hv_event[vmpl] = 0;
+	}
+	ctl->event_inj = c->pending_event;
+	c->pending_event = 0;
+	/* Publish in_guest before reading the flush generation (rmp.c). */
+	__atomic_store_n(&c->in_guest, true, __ATOMIC_SEQ_CST);
+	gen = rmp_flush_gen();
+	if (c->flush_gen_seen < gen || c->flush_self) {
+		ctl->tlb_control = VMCB_TLB_FLUSH_ALL;
+		c->flush_self = false;
+	}
+	__atomic_store_n(&c->flush_gen_seen, gen, __ATOMIC_SEQ_CST);
+	svm_run((uint64_t)vmcb, &c->gprs, (uint64_t)c->host_save);
+	__atomic_store_n(&c->in_guest, false, __ATOMIC_SEQ_CST);
+	ctl->tlb_control = 0;
+	c->vcpu.exits[vmpl]++;
+	vcpu_leave(c, a, vmcb);
+	a->xcr0 = fpu_xcr0();
+	/* An event cut short by the exit is delivered again. */
+	if ((ctl->exit_int_info & EVENT_VALID) != 0) {
+		c->pending_event = ctl->exit_int_info;
+	}
+}
+
+static void inject_hw(struct mcpu *c, unsigned vector, bool has_error,
+		      uint32_t error)
+{
+	uint64_t ev = vector | EVENT_TYPE_EXCEPTION | EVENT_VALID;
+
+	if (has_error) {
+		ev |= EVENT_EV | ((uint64_t)error << 32);
+	}
+	c->pending_event = ev;
+}
+
+static void shutdown(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
+		     const char *why)
+{
+	mlog("vCPU %u VMPL%u: %s at RIP %llx", c->index, vmpl, why,
+	     (unsigned long long)(a != NULL ? a->rip : 0));
+	world_report();
+	machine_exit(MACHINE_EXIT_GUEST_SHUTDOWN);
+}
+
+/* A non-automatic exit: #VC with the exit code, as SEV-ES raises it. */
+static void raise_vc(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+		     uint64_t code)
+{
+	if (!vc_deliver(a, vmpl, VEC_VC, code)) {
+		shutdown(c, vmpl, a, "#VC cannot be delivered (triple fault)");
+	}
+}
+
+void world_vc(struct mcpu *c, unsigned vmpl, uint64_t code)
+{
+	struct snp_vmsa *a = vmsa_of(c, vmpl);
+
+	MCHECK(a != NULL);
+	raise_vc(c, vmpl, a, code);
+}
+
+static void exit_msr(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+		     bool write)
+{
+	uint32_t msr = (uint32_t)a->rcx;
+	uint64_t val = (a->rdx << 32) | (uint32_t)a->rax;
+
+	switch (msr) {
+	case GHCB_MSR: /* in the VMSA on SEV-ES: no exit there */
+		if (write) {
+			c->vcpu.ghcb_msr[vmpl] = val;
+		} else {
+			val = c->vcpu.ghcb_msr[vmpl];
+		}
+		break;
+	case MSR_SEV_STATUS:
+		if (write) {
+			inject_hw(c, VEC_GP, true, 0);
+			return;
+		}
+		val = SEV_STATUS_SEV | SEV_STATUS_ES |
+		      (a->sev_features << SEV_STATUS_FEATURE_SHIFT);
+		break;
+	case MSR_EFER:
+		if (write) {
+			/* LMA is the CPU's; SVME stays as the VMSA has it. */
+			a->efer = (val & ~(EFER_SVME | EFER_LMA)) |
+				  (a->efer & (EFER_SVME | EFER_LMA));
+		} else {
+			val = a->efer;
+		}
+		break;
+	default:
+		raise_vc(c, vmpl, a, SVM_EXIT_MSR);
+		return;
+	}
+	if (!write) {
+		a->rax = (uint32_t)val;
+		a->rdx = val >> 32;
+	}
+	a->rip += MSR_INSN_LEN;
+}
+
+/* #NPF. The nested tables map exactly what the RMP allows, so this is an
+ * access the RMP refuses, or one a stale translation missed. */
+static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+		     uint64_t info1, uint64_t gpa)
+{
+	uint64_t page = gpa & ~MACHINE_C_MASK & ~(PAGE - 1);
+	unsigned perm = RMP_PERM_READ;
+	enum rmp_fault fault = RMP_FAULT_NPF;
+
+	if ((info1 & NPF_WRITE) != 0) {
+		perm |= RMP_PERM_WRITE;
+	}
+	if ((info1 & NPF_FETCH) != 0) {
+		perm |= a->cpl == 3 ? RMP_PERM_EXEC_USER : RMP_PERM_EXEC_SUPER;
+	}
+	if (guest_ptr(page, PAGE) != NULL) {
+		rmp_lock();
+		fault = (gpa & MACHINE_C_MASK) != 0
+				? rmp_check_access(&machine_rmp, vmpl, page,
+						   perm)
+				: rmp_check_shared_access(&machine_rmp, page);
+		if (fault == RMP_ACCESS_OK) {
+			/* Changed after this CPU's walk: refresh, retry once.
+			 */
+			rmp_changed(page, PAGE);
+			if (c->npf_retry_gpa == gpa) {
+				fault = RMP_FAULT_NPF;
+			}
+		}
+		rmp_unlock();
+	}
+	c->npf_retry_gpa = fault == RMP_ACCESS_OK ? gpa : 0;
+	if (fault == RMP_ACCESS_OK) {
+		c->flush_self = true; /* and retry */
+		return;
+	}
+	if (fault == RMP_FAULT_NOT_VALIDATED) {
+		raise_vc(c, vmpl, a, VC_NPF_NOT_VALIDATED);
+		return;
+	}
+	/* Automatic exit to the hypervisor: MMIO (outside RAM) or an RMP
+	 * violation. */
+	hv_npf(c, vmpl, gpa, info1);
+}
+
+static void exit_vmmcall(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+{
+	static const uint8_t vmgexit[VMGEXIT_LEN] = {0xF3, 0x0F, 0x01, 0xD9};
+	uint8_t insn[VMGEXIT_LEN];
+
+	if (gw_read(a, vmpl, a->rip, insn, sizeof(insn), true) &&
+	    memcmp(insn, vmgexit, sizeof(insn)) == 0) {
+		/* An automatic exit: SEV-ES reports RIP after it, and the
+		 * VMSA records the exit (the SVSM reads it). */
+		a->rip += VMGEXIT_LEN;
+		a->guest_exit_code = SVM_EXIT_VMGEXIT;
+		c->vcpu.ghcb_msr[vmpl] =
+			hv_vmgexit(c, vmpl, c->vcpu.ghcb_msr[vmpl]);
+		return;
+	}
+	raise_vc(c, vmpl, a, SVM_EXIT_VMMCALL);
+}
+
+static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+{
+	const struct vmcb_control *ctl = &c->vmcb[vmpl]->control;
+	uint32_t code = (uint32_t)ctl->exit_code;
+
+	if (code != SVM_EXIT_NPF) {
+		c->npf_retry_gpa = 0;
+	}
+	switch (code) {
+	case SVM_EXIT_VMMCALL:
+		exit_vmmcall(c, vmpl, a);
+		break;
+	case SVM_EXIT_MSR:
+		exit_msr(c, vmpl, a, ctl->exit_info_1 == 1);
+		break;
+	case SVM_EXIT_CPUID:
+	case SVM_EXIT_IOIO:
+		raise_vc(c, vmpl, a, code);
+		break;
+	case SVM_EXIT_NPF:
+		exit_npf(c, vmpl, a, ctl->exit_info_1, ctl->exit_info_2);
+		break;
+	case SVM_EXIT_UD:
+		switch (insn_ud(c, vmpl, a)) {
+		case INSN_DONE:
+			break;
+		case INSN_UD:
+			inject_hw(c, VEC_UD, false, 0);
+			break;
+		case INSN_GP:
+			inject_hw(c, VEC_GP, true, 0);
+			break;
+		}
+		break;
+	case SVM_EXIT_INTR:
+	case SVM_EXIT_NMI:
+		/* The IPI handler runs (EOI) in the one-instruction window. */
+		__asm__ volatile("sti; nop; cli" ::: "memory");
+		break;
+	case SVM_EXIT_HLT:
+		a->rip += 1;
+		hv_hlt(c, vmpl);
+		break;
+	case SVM_EXIT_SHUTDOWN:
+		shutdown(c, vmpl, a, "shutdown (triple fault)");
+		break;
+	case SVM_EXIT_VMRUN:
+	case SVM_EXIT_VMLOAD:
+	case SVM_EXIT_VMLOAD + 1: /* VMSAVE */
+	case SVM_EXIT_VMLOAD + 2: /* STGI */
+	case SVM_EXIT_VMLOAD + 3: /* CLGI */
+	case SVM_EXIT_SKINIT:
+		inject_hw(c, VEC_UD, false, 0);
+		break;
+	case SVM_EXIT_INVALID:
+		shutdown(c, vmpl, a, "VMRUN refused the VMSA's state");
+		break;
+	default:
+		mlog("vCPU %u VMPL%u: unexpected exit %x", c->index, vmpl,
+		     code);
+		shutdown(c, vmpl, a, "unhandled exit");
+		break;
+	}
+}
+
+/* Posts from other CPUs' hypervisor work (AP creation). */
+static void take_posts(struct mcpu *c)
+{
+	if (!__atomic_load_n(&c->post_pending, __ATOMIC_ACQUIRE)) {
+		return;
+	}
+	mlock_take(&c->post_lock);
+	if (c->post_pending) {
+		unsigned vmpl = c->post_vmpl;
+
+		c->vcpu.vmsa_gpa[vmpl] = c->post_destroy ? 0 : c->post_vmsa;
+		if (!c->post_destroy) {
+			/* A new VMSA starts in the x87/SSE init state; the
+			 * registers' state, if it was this VMPL's, is the old
+			 * VMSA's and nobody's now. */
+			fpu_reset(c->fpu[vmpl]);
+			if (c->fpu_vmpl == vmpl) {
+				c->fpu_vmpl = MACHINE_VMPLS;
+			}
+			c->vcpu.halted = false;
+		}
+		c->post_pending = false;
+	}
+	mlock_drop(&c->post_lock);
+}
+
+void world_post(struct mcpu *target, unsigned vmpl, uint64_t gpa, bool destroy)
+{
+	mlock_take(&target->post_lock);
+	target->post_vmsa = gpa;
+	target->post_vmpl = vmpl;
+	target->post_destroy = destroy;
+	__atomic_store_n(&target->post_pending, true, __ATOMIC_RELEASE);
+	mlock_drop(&target->post_lock);
+	if (target != mcpu_this()) {
+		lapic_send_ipi(target->apic_id, MACHINE_VEC_WAKEUP);
+	}
+}
+
+void world_run_vmpl(struct mcpu *c, unsigned vmpl)
+{
+	c->vcpu.vmpl = vmpl;
+	c->vcpu.halted = false;
+}
+
+static bool restricted_injection(struct mcpu *c, unsigned vmpl)
+{
+	const struct snp_vmsa *a = vmsa_of(c, vmpl);
+
+	return a != NULL &&
+	       (a->sev_features & SEV_FEAT_RESTRICTED_INJECTION) != 0;
+}
+
+bool world_inject(struct mcpu *c, unsigned vmpl, unsigned vector)
+{
+	if (restricted_injection(c, vmpl) && vector != VEC_HV) {
+		mlog("vCPU %u VMPL%u: injection of vector %u refused "
+		     "(Restricted Injection)",
+		     c->index, vmpl, vector);
+		return false;
+	}
+	c->hv_event[vmpl] = vector | EVENT_TYPE_EXCEPTION | EVENT_VALID;
+	return true;
+}
+
+void world_halt(struct mcpu *c)
+{
+	c->vcpu.halted = true;
+}
+
+static void idle(struct mcpu *c)
+{
+	__asm__ volatile("cli" ::: "memory");
+	if (!__atomic_load_n(&c->post_pending, __ATOMIC_ACQUIRE)) {
+		/* STI's shadow covers HLT: no wake-up is lost between. */
+		__asm__ volatile("sti; hlt; cli" ::: "memory");
+	}
+}
+
+void world_loop(struct mcpu *c)
+{
+	unsigned vmpl;
+
+	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
+		vmcb_init(c->vmcb[vmpl], vmpl);
+		fpu_reset(c->fpu[vmpl]);
+	}
+	c->fpu_vmpl = MACHINE_VMPLS; /* the machine's own: nobody's */
+	for (;;) {
+		struct snp_vmsa *a;
+
+		take_posts(c);
+		vmpl = c->vcpu.vmpl;
+		a = c->vcpu.vmsa_gpa[vmpl] != 0 ? vmsa_of(c, vmpl) : NULL;
+		if (a == NULL || c->vcpu.halted) {
+			idle(c);
+			continue;
+		}
+		if (!begin_run(c, vmpl, a)) {
+			/* Deleted, stopped (EFER.SVME clear), running
+			 * elsewhere: VMRUN fails; KVM stops running it. */
+			if (vmpl == 0) {
+				shutdown(c, vmpl, a, "VMPL0 VMSA cannot run");
+			}
+			c->vcpu.vmsa_gpa[vmpl] = 0;
+			continue;
+		}
+		run_once(c, vmpl, a);
+		dispatch(c, vmpl, a);
+		end_run(c);
+	}
+}
+
+void world_report(void)
+{
+	unsigned i, n = mcpu_count();
+
+	for (i = 0; i < n; i++) {
+		const struct mcpu *c = mcpu_by_apic(i);
+
+		mlog("vCPU %u exits: VMPL0 %llu, VMPL1 %llu", i,
+		     (unsigned long long)c->vcpu.exits[0],
+		     (unsigned long long)c->vcpu.exits[1]);
+	}
+}

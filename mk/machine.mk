@@ -1,0 +1,77 @@
+# The emulated SEV-SNP machine (emu/): a freestanding PVH ELF that QEMU
+# boots, which launches build/csvsm.igvm and runs it as SNP hardware, its
+# PSP and KVM would (docs/emu.md). It links the RMP and PSP models
+# (src/snpmodel), the formatter and allocator the SVSM uses, and
+# libcrypto for the PSP, with the firmware's flags (mk/firmware.mk).
+
+MACHINE_OBJ := $(BUILD)/machine
+MACHINE_ELF := $(MACHINE_OBJ)/emu.elf
+MACHINE_C := $(sort $(wildcard emu/src/*.c))
+MACHINE_S := $(sort $(wildcard emu/src/*.S))
+MACHINE_LIB_C := src/lib/fmt.c src/lib/log.c src/lib/panic.c \
+	src/lib/lib_lock.c $(sort $(wildcard src/mem/*.c)) $(LIBC_SRCS) \
+	$(sort $(wildcard src/snpmodel/*.c)) $(X86_C_SRCS) \
+	src/crypto/libcrypto.c $(PKI_C)
+MACHINE_LIB_S := $(X86_S_SRCS) $(LIBC_S_SRCS)
+
+machine_objs = $(patsubst %,$(MACHINE_OBJ)/%.o,$(1))
+
+$(MACHINE_OBJ)/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (machine)"
+	@$(CC) $(FW_CFLAGS) -Iemu/src -MMD -MP -c $< -o $@
+
+$(MACHINE_OBJ)/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $< (machine)"
+	@$(CC) $(FW_CFLAGS) -Iemu/src -MMD -MP -c $< -o $@
+
+$(MACHINE_ELF): $(call machine_objs,$(MACHINE_C) $(MACHINE_S)) \
+		$(call fw_objs,$(MACHINE_LIB_C) $(MACHINE_LIB_S)) \
+		emu/src/machine.ld
+	@echo "  LD      $@"
+	@$(CC) $(FW_LDFLAGS) -Wl,--gc-sections -Wl,-T,emu/src/machine.ld \
+		$(call machine_objs,$(MACHINE_C) $(MACHINE_S)) \
+		$(call fw_objs,$(MACHINE_LIB_C) $(MACHINE_LIB_S)) \
+		$(LIBDIR)/libcrypto.a -lgcc -o $@
+
+
+.PHONY: machine
+machine: $(MACHINE_ELF)
+
+# The test guest through the snp firmware on the machine at -smp 1 and 4:
+# every guest check, the machine's launch measurement equal to
+# csvsm-igvm's, and the attestation report verified (scripts/emu-run.sh).
+.PHONY: emu-check emu-hostile-check
+EMU_IMAGE := $(BUILD)/csvsm.igvm
+emu-check: $(MACHINE_ELF) $(EMU_IMAGE) $(BIN)/csvsm-verify $(PKI_FILES)
+	@scripts/emu-run.sh --image $(EMU_IMAGE) --smp 1 --check
+	@test/attest/attest-emu.sh $(MACHINE_OBJ)/run-smp1.log $(EMU_IMAGE)
+	@scripts/emu-run.sh --image $(EMU_IMAGE) --smp 4 --check
+	@test/attest/attest-emu.sh $(MACHINE_OBJ)/run-smp4.log $(EMU_IMAGE)
+
+# A bad image is refused by the PSP with a reason (status 249); each
+# hostile hypervisor behaviour ends as its victim must end it: the PSP
+# refuses a lying CPUID page, the snp firmware terminates with its named
+# reason (status 253, and the reason's name in its log).
+EMU_BAD := truncated checksum vmsa-outside page-outside
+define emu_expect
+	@scripts/emu-run.sh --image $(1) --smp 1 --expect $(2) --timeout 240 \
+		--log $(MACHINE_OBJ)/hostile-$(3).log $(4) >/dev/null
+	@grep -q -- '$(5)' $(MACHINE_OBJ)/hostile-$(3).log || { \
+		echo "emu-hostile-check: $(3): no '$(5)' in the log"; exit 1; }
+	@echo "emu-hostile-check: $(3): $(5)"
+endef
+emu-hostile-check: $(MACHINE_ELF) $(EMU_IMAGE)
+	@for m in $(EMU_BAD); do \
+		test/emu/bad_image.py $$m $(EMU_IMAGE) $(MACHINE_OBJ)/bad-$$m.igvm \
+			|| exit 1; done
+	$(call emu_expect,$(MACHINE_OBJ)/bad-truncated.igvm,249,truncated,,launch refused: )
+	$(call emu_expect,$(MACHINE_OBJ)/bad-checksum.igvm,249,checksum,,launch refused: )
+	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-outside.igvm,249,vmsa-outside,,launch refused: )
+	$(call emu_expect,$(MACHINE_OBJ)/bad-page-outside.igvm,249,page-outside,,launch refused: )
+	$(call emu_expect,$(EMU_IMAGE),249,cpuid-lie,--hv cpuid-lie,launch refused: .*CPUID)
+	$(call emu_expect,$(EMU_IMAGE),253,sev-info-lie,--hv sev-info-lie,asked to terminate: reason set 0 code 1)
+	$(call emu_expect,$(EMU_IMAGE),253,refuse-run-vmpl,--hv refuse-run-vmpl,TERM_CSVSM_GHCB_RESPONSE)
+	$(call emu_expect,$(EMU_IMAGE),253,inject-ri,--hv inject-ri,TERM_CSVSM_UNEXPECTED_EVENT)
+	$(call emu_expect,$(EMU_IMAGE),253,flip-shared,--hv flip-shared,TERM_CSVSM_GUEST_MSG_TAMPERED)

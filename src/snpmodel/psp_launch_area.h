@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the PSP's launch (psp_launch.c): its state, the per-page steps,
+ * and the parameter areas (psp_launch_area.c). Not an interface.
+ */
+#ifndef SNPMODEL_PSP_LAUNCH_AREA_H
+#define SNPMODEL_PSP_LAUNCH_AREA_H
+
+#include "svsm/igvm_reader.h"
+#include "svsm/psp_launch.h"
+#include "svsm/psp_model.h"
+
+#define LAUNCH_MAX_AREAS 64u
+
+/* A PARAMETER_AREA and the loader's parameters declared in it. */
+struct launch_area {
+	uint64_t bytes;
+	uint32_t index;
+	uint32_t file_offset; /* its initial contents; 0: zeros */
+	uint32_t map_offset, vp_count_offset;
+	bool has_map, has_vp_count, inserted;
+};
+
+/* One launch (on the stack: no state outlives psp_launch_igvm()). */
+struct launch {
+	const struct psp_launch_ops *ops;
+	struct psp_launch_result *out;
+	struct igvm_file f;
+	uint32_t mask; /* the SEV-SNP platform's compatibility mask */
+	unsigned nareas;
+	struct launch_area area[LAUNCH_MAX_AREAS];
+	uint32_t vmsa_off[PSP_LAUNCH_MAX_VPS]; /* file data of each VMSA */
+};
+
+/** Refuse the launch: @fmt into out->why, which is returned. */
+const char *launch_refuse(struct launch *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * The first half of launching @gpa as type @t: it must be a page of guest
+ * RAM; its host page is filled with @data (4 KiB inside the file) or
+ * zeros, then the PSP's secrets or the checked CPUID table. *@filled: the
+ * host page, NULL when measuring only.
+ */
+const char *launch_page(struct launch *l, uint64_t gpa, enum psp_page_type t,
+			const uint8_t *data, uint8_t **filled);
+/** The second half: the RMP's launch of @gpa, then the digest (@data as
+ * the measured contents of NORMAL and VMSA pages). */
+const char *launch_commit(struct launch *l, uint64_t gpa, enum psp_page_type t,
+			  const uint8_t *data);
+
+/* The parameter-area directives; NULL, or the refusal. */
+const char *launch_area_declare(struct launch *l, const uint8_t *body);
+const char *launch_area_parameter(struct launch *l, uint32_t type,
+				  const uint8_t *body);
+const char *launch_area_insert(struct launch *l, const uint8_t *body);
+
+#endif /* SNPMODEL_PSP_LAUNCH_AREA_H */
