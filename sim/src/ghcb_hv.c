@@ -236,9 +236,10 @@ static bool op_msr(struct kvm *k, struct kvm_vcpu *v, bool write, uint32_t msr,
 }
 
 static void op_cpuid(struct kvm *k, uint32_t leaf, uint32_t subleaf,
-		     uint32_t out[4])
+		     uint64_t xcr0, uint32_t out[4])
 {
 	(void)k;
+	(void)xcr0;
 	__cpuid_count(leaf, subleaf, out[0], out[1], out[2], out[3]);
 }
 

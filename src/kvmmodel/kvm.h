@@ -14,6 +14,12 @@
  * - the embedder is trusted (it is the rest of the host), but the model
  *   gives it only checked values: a VMPL < 4, a page-aligned GPA in RAM.
  *
+ * Concurrency: kvm_vmgexit() may run on several host CPUs at once, one
+ * vCPU per CPU (a struct kvm_vcpu is only ever used by the CPU running
+ * it); what all vCPUs share (the RMP) is read and changed only between
+ * ops->rmp_lock and ops->rmp_unlock, and struct kvm is otherwise read
+ * only while the guest runs, except its stats.
+ *
  * The host can write any page physically (ops->page maps all of RAM): the
  * model writes a guest page only after the RMP says it is shared, so a
  * hostile guest cannot make it write a private page. Between that check
@@ -60,6 +66,9 @@ enum kvm_behaviour {
 	KVM_BEHAVIOURS,	 /* the count, not a behaviour */
 };
 
+/* Counted with relaxed atomics: vCPUs on several host CPUs may call the
+ * model at once (emu's machine); the "last" fields are one event's, not
+ * necessarily the latest's, when events race. */
 struct kvm_stats {
 	unsigned msr_calls, nae_calls, psc_calls, run_vmpl, ap_created;
 	unsigned guest_requests;
@@ -103,10 +112,11 @@ struct kvm_ops {
 	 * which the model injects (exit_info_1 = 1). */
 	bool (*msr)(struct kvm *k, struct kvm_vcpu *v, bool write, uint32_t msr,
 		    uint64_t *val);
-	/* CPUID for the MSR-protocol CPUID request and the CPUID NAE event
-	 * (k->cpuid_xcr0 holds the guest's XCR0 for leaf 0xD meanwhile). */
+	/* CPUID for the MSR-protocol CPUID request and the CPUID NAE event;
+	 * @xcr0 is the guest's XCR0 (leaf 0xD's sizes depend on it; 1 when
+	 * the guest gave none). */
 	void (*cpuid)(struct kvm *k, uint32_t leaf, uint32_t subleaf,
-		      uint32_t out[4]);
+		      uint64_t xcr0, uint32_t out[4]);
 	/* SNP Run VMPL: make @v run @vmpl (< 4) next. false: no runnable
 	 * VMSA there (the model returns an error). */
 	bool (*run_vmpl)(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl);
@@ -150,7 +160,6 @@ struct kvm {
 	 * none of them has is refused (so with none, every AP creation). */
 	struct kvm_vcpu *vcpus;
 	unsigned nr_vcpus;
-	uint64_t cpuid_xcr0; /* see kvm_ops.cpuid */
 };
 
 /*

@@ -52,12 +52,13 @@ void kvm_nae_ap_creation(struct kvm *k, struct kvm_vcpu *v, struct kvm_ghcb *g,
 				   SVM_VMGEXIT_AP_VMPL_SHIFT);
 	uint64_t err;
 
-	k->stats.ap_created++;
-	k->stats.ap_info1 = info1;
-	k->stats.ap_apic_id = (uint32_t)(info1 >> 32);
-	k->stats.ap_vmsa_gpa = vmsa;
+	kvm_count(&k->stats.ap_created);
+	__atomic_store_n(&k->stats.ap_info1, info1, __ATOMIC_RELAXED);
+	__atomic_store_n(&k->stats.ap_apic_id, (uint32_t)(info1 >> 32),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&k->stats.ap_vmsa_gpa, vmsa, __ATOMIC_RELAXED);
 	err = ap_check(k, g, request, (uint32_t)(info1 >> 32), vmpl, vmsa);
-	k->stats.ap_vmsa_ok = err == 0;
+	__atomic_store_n(&k->stats.ap_vmsa_ok, err == 0, __ATOMIC_RELAXED);
 	if (err == 0) {
 		err = k->ops->ap_create(k, v, request, (uint32_t)(info1 >> 32),
 					vmsa, vmpl,

@@ -77,7 +77,7 @@ static uint64_t kvm_ghcb_protocol(struct kvm *k, struct kvm_vcpu *v,
 		kvm_kill(k, v);
 		return gpa;
 	}
-	k->stats.nae_calls++;
+	kvm_count(&k->stats.nae_calls);
 	/* The one read of the request. */
 	memcpy(g.save, g.page, sizeof(g.save));
 	memcpy(&g.usage, g.page + GHCB_OFF_USAGE, sizeof(g.usage));

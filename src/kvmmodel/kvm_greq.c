@@ -48,7 +48,7 @@ void kvm_nae_guest_request(struct kvm *k, struct kvm_vcpu *v,
 	uint8_t *certs = NULL;
 	size_t len = 0;
 
-	k->stats.guest_requests++;
+	kvm_count(&k->stats.guest_requests);
 	if (req == NULL || rsp == NULL || req_gpa == rsp_gpa) {
 		kvm_malformed(r, GHCB_ERR_INVALID_INPUT);
 		return;

@@ -87,7 +87,7 @@ bool kvm_rmp_has(struct kvm *k, uint64_t gpa, unsigned flags)
 
 void kvm_kill(struct kvm *k, struct kvm_vcpu *v)
 {
-	k->stats.terminations++;
+	kvm_count(&k->stats.terminations);
 	k->ops->terminate(k, v, 0, 0);
 }
 

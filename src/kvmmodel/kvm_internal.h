@@ -36,6 +36,12 @@ struct kvm_reply {
 	unsigned unmark; /* KVM_R_*: written, valid bit left clear (a lie) */
 };
 
+/* One more event in a stats counter (vCPUs may count at once). */
+static inline void kvm_count(unsigned *counter)
+{
+	__atomic_fetch_add(counter, 1u, __ATOMIC_RELAXED);
+}
+
 /* The copy's field at @off (0 if not marked valid) and its valid bit. */
 uint64_t kvm_ghcb_val(const struct kvm_ghcb *g, unsigned off);
 bool kvm_ghcb_has(const struct kvm_ghcb *g, unsigned off);

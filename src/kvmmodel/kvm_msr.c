@@ -31,9 +31,9 @@ static uint64_t msr_cpuid(struct kvm *k, uint64_t req)
 {
 	uint32_t out[4] = {0, 0, 0, 0};
 
-	/* No subleaf in the MSR form: Linux asks only for subleaf 0. */
-	k->cpuid_xcr0 = 1;
-	k->ops->cpuid(k, (uint32_t)(req >> 32), 0, out);
+	/* No subleaf or XCR0 in the MSR form: Linux asks only for subleaf
+	 * 0. */
+	k->ops->cpuid(k, (uint32_t)(req >> 32), 0, 1, out);
 	return GHCB_MSR_CPUID_RESP |
 	       ((uint64_t)out[GHCB_MSR_CPUID_REG(req)] << 32);
 }
@@ -59,7 +59,7 @@ static uint64_t msr_run_vmpl(struct kvm *k, struct kvm_vcpu *v, uint64_t req)
 {
 	unsigned target = (unsigned)(req >> 32) & 0xFF;
 
-	k->stats.run_vmpl++;
+	kvm_count(&k->stats.run_vmpl);
 	v->run_vmpl_count++;
 	if (k->behaviour == KVM_REFUSE_RUN_VMPL || target >= KVM_VMPLS ||
 	    !k->ops->run_vmpl(k, v, target)) {
@@ -73,7 +73,7 @@ uint64_t kvm_msr_protocol(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl,
 {
 	uint64_t reply;
 
-	k->stats.msr_calls++;
+	kvm_count(&k->stats.msr_calls);
 	switch (GHCB_MSR_INFO(req)) {
 	case GHCB_MSR_SEV_INFO_REQ:
 		return msr_sev_info(k); /* never lied about: see below */
@@ -90,7 +90,7 @@ uint64_t kvm_msr_protocol(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl,
 		reply = msr_register(v, k, vmpl, req);
 		break;
 	case GHCB_MSR_PSC_REQ:
-		k->stats.psc_calls++;
+		kvm_count(&k->stats.psc_calls);
 		reply = GHCB_MSR_PSC_RESP |
 			(kvm_psc_msr(k, (req >> 12) & GHCB_GFN_MASK,
 				     (unsigned)(req >> 52) & 0xF)
@@ -103,7 +103,7 @@ uint64_t kvm_msr_protocol(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl,
 		reply = msr_run_vmpl(k, v, req);
 		break;
 	case GHCB_MSR_TERM_REQ:
-		k->stats.terminations++;
+		kvm_count(&k->stats.terminations);
 		k->ops->terminate(k, v, (uint32_t)(req >> 12) & 0xF,
 				  (uint32_t)(req >> 16) & 0xFF);
 		return req;

@@ -119,10 +119,11 @@ static void nae_cpuid(struct kvm *k, const struct kvm_ghcb *g,
 	    (leaf == 0xD && !need(g, r, GHCB_OFF_XCR0))) {
 		return;
 	}
-	k->cpuid_xcr0 = kvm_ghcb_has(g, GHCB_OFF_XCR0)
-				? kvm_ghcb_val(g, GHCB_OFF_XCR0)
-				: 1;
-	k->ops->cpuid(k, leaf, (uint32_t)kvm_ghcb_val(g, GHCB_OFF_RCX), out);
+	k->ops->cpuid(k, leaf, (uint32_t)kvm_ghcb_val(g, GHCB_OFF_RCX),
+		      kvm_ghcb_has(g, GHCB_OFF_XCR0)
+			      ? kvm_ghcb_val(g, GHCB_OFF_XCR0)
+			      : 1,
+		      out);
 	r->rax = out[0];
 	r->rbx = out[1];
 	r->rcx = out[2];
@@ -175,7 +176,7 @@ static void nae_run_vmpl(struct kvm *k, struct kvm_vcpu *v,
 {
 	uint64_t target = (uint32_t)kvm_ghcb_val(g, GHCB_OFF_SW_EXIT_INFO_1);
 
-	k->stats.run_vmpl++;
+	kvm_count(&k->stats.run_vmpl);
 	v->run_vmpl_count++;
 	if (k->behaviour == KVM_REFUSE_RUN_VMPL || target >= KVM_VMPLS ||
 	    !k->ops->run_vmpl(k, v, (unsigned)target)) {
@@ -257,7 +258,7 @@ void kvm_nae(struct kvm *k, struct kvm_vcpu *v, struct kvm_ghcb *g,
 		nae_run_vmpl(k, v, g, r);
 		break;
 	case SVM_VMGEXIT_TERM_REQUEST:
-		k->stats.terminations++;
+		kvm_count(&k->stats.terminations);
 		k->ops->terminate(k, v, (uint32_t)info1 & 0xF,
 				  (uint32_t)(info1 >> 4) & 0xFF);
 		break;

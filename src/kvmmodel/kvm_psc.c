@@ -100,7 +100,7 @@ void kvm_nae_psc(struct kvm *k, struct kvm_ghcb *g, struct kvm_reply *r)
 	uint64_t room;
 	uint16_t cur, end;
 
-	k->stats.psc_calls++;
+	kvm_count(&k->stats.psc_calls);
 	if (buf == NULL) {
 		kvm_malformed(r, GHCB_ERR_INVALID_SCRATCH);
 		return;
