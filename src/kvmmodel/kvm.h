@@ -61,9 +61,11 @@ enum kvm_behaviour {
 	KVM_CERTS_NO_RBX,	 /* INVALID_LEN without RBX valid */
 	KVM_MSR_NO_RAX,		 /* RDMSR/IN answered, RAX not valid */
 	KVM_DOORBELL_ELSEWHERE,	 /* #HV doorbell "set" at another GPA */
-	KVM_FLIP_SHARED, /* during a call, after reading the request, flips a
-			  * byte of the PSC buffer / guest-request response */
-	KVM_BEHAVIOURS,	 /* the count, not a behaviour */
+	KVM_FLIP_SHARED,   /* during a call, after reading the request, flips a
+			    * byte of the PSC buffer / guest-request response */
+	KVM_FLIP_RESPONSE, /* the guest-request response only (so a guest
+			    * whose PSCs come first reaches its request) */
+	KVM_BEHAVIOURS,	   /* the count, not a behaviour */
 };
 
 /* Counted with relaxed atomics: vCPUs on several host CPUs may call the

@@ -84,7 +84,8 @@ void kvm_nae_guest_request(struct kvm *k, struct kvm_vcpu *v,
 			r->write |= KVM_R_RBX;
 		}
 	}
-	if (k->behaviour == KVM_FLIP_SHARED) {
+	if (k->behaviour == KVM_FLIP_SHARED ||
+	    k->behaviour == KVM_FLIP_RESPONSE) {
 		rsp[0] ^= 0x01; /* after the request was read: the tag */
 	}
 }

@@ -17,6 +17,7 @@
 
 #include "../../src/plat/snp/ghcb.h"
 #include "../../src/plat/snp/snp_boot.h"
+#include "../../src/plat/snp/snp_hw.h"
 #include "../framework/test.h"
 #include "guest.h"
 
@@ -361,6 +362,42 @@ TEST(snp_ghcb, psc_buffer_flipped_during_the_call_terminates)
 {
 	expect_ends(SIM_GHCB_FLIP_SHARED, private_pages, TERM_SET_CSVSM,
 		    TERM_CSVSM_PSC_FAILED);
+}
+
+/* The response-only flip leaves page-state changes alone and changes the
+ * guest request's response after the PSP wrote it (the SVSM's guest
+ * message layer must then refuse it: emu-hostile-check flip-shared). */
+static uint8_t greq_rsp[64];
+static void guest_request_3_copy(void *arg)
+{
+	guest_request_3(arg);
+	memcpy(greq_rsp, snp_hw_map_shared(gpa_init(REQ_GPA + 0x1000)),
+	       sizeof(greq_rsp));
+}
+
+TEST(snp_ghcb, response_flip_spares_psc_and_changes_the_response)
+{
+	struct sim_machine *m = client_machine();
+	uint8_t honest[sizeof(greq_rsp)];
+	unsigned i;
+
+	ASSERT_TRUE(boot_as(m, SIM_GHCB_HONEST, NULL, NULL));
+	g_pages = 4;
+	sim_ghcb_set_behaviour(m, SIM_GHCB_FLIP_RESPONSE);
+	ASSERT_TRUE(sim_snp_run(m, private_pages, NULL, NULL, NULL));
+	EXPECT_TRUE(page_is(m, PAGES_GPA + 0x3000, true, true));
+	sim_ghcb_set_behaviour(m, SIM_GHCB_HONEST);
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(sim_hv_page_state(m, REQ_GPA + i * 0x1000ull, false,
+					    false),
+			  SIM_OK);
+	}
+	ASSERT_TRUE(sim_snp_run(m, guest_request_3_copy, NULL, NULL, NULL));
+	memcpy(honest, greq_rsp, sizeof(honest));
+	sim_ghcb_set_behaviour(m, SIM_GHCB_FLIP_RESPONSE);
+	ASSERT_TRUE(sim_snp_run(m, guest_request_3_copy, NULL, NULL, NULL));
+	EXPECT_EQ(greq_rsp[0], honest[0] ^ 0x01);
+	EXPECT_EQ(memcmp(greq_rsp + 1, honest + 1, sizeof(honest) - 1), 0);
 }
 
 TEST(snp_ghcb, refused_run_vmpl_terminates)
