@@ -142,6 +142,12 @@ struct kvm_ops {
 	 * no device there (the model returns an error). */
 	bool (*mmio)(struct kvm *k, struct kvm_vcpu *v, uint64_t gpa,
 		     unsigned len, bool write, uint8_t data[8]);
+	/* Optional (NULL: an invalid event). AP HLT loop (Linux's CPU
+	 * offline, sev_es_play_dead): the host holds @v, as KVM's AP reset
+	 * hold, until it is woken; true if woken by a wake-up signal (the
+	 * model returns exit_info_2 = 1), false if it should loop. Under SNP
+	 * a new VMSA from AP Creation replaces the held one instead. */
+	bool (*ap_hlt_loop)(struct kvm *k, struct kvm_vcpu *v);
 	/* The guest asked to terminate, or the model kills it (KVM would).
 	 * Does not return in the machine; in sim it longjmps. Should it
 	 * return, the model returns to the guest without acting further. */

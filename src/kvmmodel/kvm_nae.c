@@ -2,10 +2,10 @@
 /*
  * The NAE events of the GHCB page (spec notes 7.3; Linux vc-handle.c is
  * the client, KVM's sev_es_validate_vmgexit() the checks): the #VC ones
- * (IOIO, MSR, CPUID, MMIO) and the small SNP ones (Run VMPL, #HV
- * doorbell, termination); PSC, guest requests and AP creation have their
- * own files. Each handler reads only the GHCB copy and requires the
- * valid bit of every input, as KVM does (result 2, MISSING_INPUT).
+ * (IOIO, MSR, CPUID, MMIO) and the small ones (NMI complete, AP HLT
+ * loop, Run VMPL, #HV doorbell, termination); PSC, guest requests and AP
+ * creation have their own files. Each handler reads only the GHCB copy and
+ * requires the valid bit of every input, as KVM does (result 2, MISSING_INPUT).
  */
 #include "abi/snp.h"
 
@@ -256,6 +256,17 @@ void kvm_nae(struct kvm *k, struct kvm_vcpu *v, struct kvm_ghcb *g,
 		break;
 	case SVM_VMGEXIT_SNP_RUN_VMPL:
 		nae_run_vmpl(k, v, g, r);
+		break;
+	case SVM_VMGEXIT_NMI_COMPLETE:
+		/* Its NMI handler is done; the model delivers no NMIs, so
+		 * there is nothing to unblock (KVM's answer is success). */
+		break;
+	case SVM_VMGEXIT_AP_HLT_LOOP:
+		if (k->ops->ap_hlt_loop == NULL) {
+			kvm_malformed(r, GHCB_ERR_INVALID_EVENT);
+			break;
+		}
+		r->info2 = k->ops->ap_hlt_loop(k, v) ? 1 : 0;
 		break;
 	case SVM_VMGEXIT_TERM_REQUEST:
 		kvm_count(&k->stats.terminations);

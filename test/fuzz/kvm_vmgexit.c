@@ -172,6 +172,13 @@ static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 	terminations++; /* returns: the model must cope */
 }
 
+static bool op_ap_hlt_loop(struct kvm *k, struct kvm_vcpu *v)
+{
+	(void)k;
+	(void)v;
+	return false; /* held until a new VMSA, as on the machine */
+}
+
 static const struct kvm_ops ops = {
 	.page = op_page,
 	.rmp_lock = op_nolock,
@@ -184,6 +191,7 @@ static const struct kvm_ops ops = {
 	.ap_create = op_ap_create,
 	.guest_request = op_guest_request,
 	.mmio = op_mmio,
+	.ap_hlt_loop = op_ap_hlt_loop,
 	.terminate = op_terminate,
 };
 
