@@ -282,3 +282,36 @@ TEST(pvalidate, entry_invalidating_its_own_list_page)
 	EXPECT_FALSE(g_can_read(m, RAM));
 	check_invariants(m);
 }
+
+/*
+ * The guest's PVALIDATE ends in the linked platform's instruction. With
+ * the snp platform (csvsm-tests-snp) the core's plat_pvalidate is
+ * plat_snp.c's, the firmware's own, whose one PVALIDATE goes through the
+ * seam snp_hw.h to the simulated CPU (sim/src/snp_insn_sim.c), which
+ * counts it; with the sim platform plat_sim.c answers and the seam is
+ * never reached.
+ */
+TEST(pvalidate, ends_in_the_linked_platforms_instruction)
+{
+	struct sim_machine *m = tm_default(1);
+	struct sim_config cfg;
+	struct sim_stats before, after;
+	struct sim_rmp_info r;
+	uint64_t e = pv_entry(RAM, false, true, false);
+	uint16_t next = 0;
+
+	sim_config_default(&cfg);
+	sim_get_stats(m, &before);
+	ASSERT_EQ(g_pvalidate(m, 0, &e, 1, &next), SVSM_SUCCESS);
+	sim_get_stats(m, &after);
+	ASSERT_TRUE(sim_rmp_query(m, RAM, &r));
+	EXPECT_TRUE(r.validated);
+	EXPECT_EQ(after.snp_pvalidates - before.snp_pvalidates,
+		  cfg.snp_ghcb ? 1 : 0);
+	if (cfg.snp_ghcb) {
+		/* The snp boot validated the SVSM's own pages the same way. */
+		EXPECT_NE(before.snp_pvalidates, 0);
+	} else {
+		EXPECT_EQ(after.snp_pvalidates, 0);
+	}
+}
