@@ -36,8 +36,7 @@ enum snp_ret snp_hw_pvalidate(gpa_t gpa, bool size_2m, bool validate,
 	struct sim_machine *m = cpu();
 
 	m->stats.snp_pvalidates++;
-	return sim_cpu_pvalidate(m, gpa_val(gpa), size_2m, validate,
-				 unchanged);
+	return sim_cpu_pvalidate(m, gpa_val(gpa), size_2m, validate, unchanged);
 }
 
 enum snp_ret snp_hw_rmpadjust(gpa_t gpa, bool size_2m, uint64_t attrs)
