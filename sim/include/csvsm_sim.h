@@ -194,7 +194,8 @@ void sim_ghcb_cpu(struct sim_machine *m, unsigned index, uint64_t *ghcb_gpa,
  */
 bool sim_snp_run(struct sim_machine *m, void (*fn)(void *), void *arg,
 		 uint32_t *set, uint32_t *code);
-/** Does this machine's SVSM run as the snp platform (config snp_ghcb)? */
+/** Was this machine's SVSM booted and is it entered the snp way, over its
+ * own GHCB (config snp_ghcb)? */
 bool sim_uses_snp_platform(const struct sim_machine *m);
 /** MSR_AMD64_SEV as the snp code reads it (default SIM_SNP_SEV_STATUS:
  * SEV, SEV-ES, SNP, Restricted Injection). */
