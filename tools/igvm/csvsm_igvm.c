@@ -43,7 +43,6 @@
 #include "linux_image.h"
 #include "page_set.h"
 
-#define SNP_MASK 0x1u
 #define DEFAULT_POLICY 0x30000ull /* SMT allowed, bit 17 (must be one) */
 #define MAX_FILE (512u << 20)
 #define GIB4 0x100000000ull
@@ -366,12 +365,12 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 	igvm_builder_init(&b);
 	{
 		struct igvm_supported_platform p = {
-			.compatibility_mask = SNP_MASK,
+			.compatibility_mask = IGVM_SNP_MASK,
 			.platform_type = IGVM_PLATFORM_SEV_SNP,
 			.platform_version = 1,
 		};
-		struct igvm_guest_policy pol = {.policy = policy,
-						.compatibility_mask = SNP_MASK};
+		struct igvm_guest_policy pol = {
+			.policy = policy, .compatibility_mask = IGVM_SNP_MASK};
 		struct igvm_parameter_area area = {.number_of_bytes = IGVM_PAGE,
 						   .parameter_area_index = 0};
 		struct igvm_parameter_area vp_area = {
@@ -399,11 +398,11 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 	{
 		struct igvm_parameter_insert ins = {.gpa = AT(L_MEMORY_MAP),
 						    .compatibility_mask =
-							    SNP_MASK,
+							    IGVM_SNP_MASK,
 						    .parameter_area_index = 0};
 		struct igvm_parameter_insert vps = {.gpa = AT(L_VP_COUNT),
 						    .compatibility_mask =
-							    SNP_MASK,
+							    IGVM_SNP_MASK,
 						    .parameter_area_index = 1};
 
 		igvm_add(&b, IGVM_VHT_PARAMETER_INSERT, &ins, sizeof(ins), -1,
@@ -501,8 +500,8 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 		}
 	}
 	{
-		struct igvm_vp_context vp = {.gpa = AT(L_VMSA),
-					     .compatibility_mask = SNP_MASK};
+		struct igvm_vp_context vp = {
+			.gpa = AT(L_VMSA), .compatibility_mask = IGVM_SNP_MASK};
 		struct svsm_vmsa_regs regs = {
 			.rip = entry,
 			.cr3 = AT(L_PML4) | (1ull << cbit),
