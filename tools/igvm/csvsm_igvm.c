@@ -263,64 +263,6 @@ static bool add_kernel(struct igvm_builder *b, const char *path, unsigned cbit,
 	return true;
 }
 
-struct linux_args {
-	const char *bz, *initrd, *cmdline;
-};
-
-/*
- * --linux: the bzImage, initrd and command line (linux_image.c), refused
- * with a message naming the file and the reason.
- */
-static bool add_linux(struct igvm_builder *b, const struct linux_args *a,
-		      unsigned cbit, uint64_t svsm_base, uint64_t svsm_end,
-		      struct csvsm_boot_params *params, uint32_t *zero_rel,
-		      int *have_zero)
-{
-	static struct linux_image li;
-	size_t bz_len = 0, initrd_len = 0;
-	uint8_t *bz = tool_read_file(a->bz, MAX_FILE, &bz_len);
-	uint8_t *initrd = NULL;
-	const char *why;
-
-	if (bz == NULL) {
-		fprintf(stderr, "csvsm-igvm: cannot read the kernel %s\n",
-			a->bz);
-		return false;
-	}
-	if (a->initrd != NULL) {
-		initrd = tool_read_file(a->initrd, MAX_FILE, &initrd_len);
-		if (initrd == NULL) {
-			fprintf(stderr,
-				"csvsm-igvm: cannot read the initrd %s\n",
-				a->initrd);
-			free(bz);
-			return false;
-		}
-		why = linux_initrd_check(initrd, initrd_len);
-		if (why != NULL) {
-			fprintf(stderr, "csvsm-igvm: initrd %s: %s\n",
-				a->initrd, why);
-			free(bz);
-			free(initrd);
-			return false;
-		}
-	}
-	why = linux_image_prepare(bz, bz_len, initrd_len,
-				  a->cmdline != NULL ? a->cmdline : "",
-				  svsm_base, svsm_end, cbit, &li, params);
-	if (why != NULL) {
-		fprintf(stderr, "csvsm-igvm: kernel %s: %s\n", a->bz, why);
-		free(bz);
-		free(initrd);
-		return false;
-	}
-	linux_image_add(b, &li, initrd, initrd_len, params, zero_rel,
-			have_zero);
-	free(bz);
-	free(initrd);
-	return true;
-}
-
 static int build(const char *svsm, const char *ovmf, const char *kernel,
 		 const struct linux_args *linux_in, uint64_t policy,
 		 uint64_t svsm_size, unsigned cbit, const char *out)
@@ -424,8 +366,8 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 	     !add_kernel(&b, kernel, cbit, start, start + svsm_size, &params,
 			 &zero_rel, &have_zero)) ||
 	    (linux_in->bz != NULL &&
-	     !add_linux(&b, linux_in, cbit, start, start + svsm_size, &params,
-			&zero_rel, &have_zero))) {
+	     !linux_image_build(&b, linux_in, cbit, start, start + svsm_size,
+				&params, &zero_rel, &have_zero))) {
 		free(img);
 		free(fw);
 		igvm_builder_free(&b);
@@ -551,18 +493,7 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 		       (unsigned long long)params.guest_caa_gpa);
 	}
 	if (linux_in->bz != NULL) {
-		printf("; Linux 0x%llx+0x%llx entry 0x%llx, initrd "
-		       "0x%llx+0x%llx, loader pages 0x%llx+0x%llx, ACPI "
-		       "0x%llx+0x%llx",
-		       (unsigned long long)params.linux_kernel_gpa,
-		       (unsigned long long)params.linux_kernel_size,
-		       (unsigned long long)params.guest_entry_rip,
-		       (unsigned long long)params.linux_initrd_gpa,
-		       (unsigned long long)params.linux_initrd_size,
-		       (unsigned long long)params.linux_loader_gpa,
-		       (unsigned long long)params.linux_loader_size,
-		       (unsigned long long)params.linux_acpi_gpa,
-		       (unsigned long long)params.linux_acpi_size);
+		linux_image_describe(&params);
 	}
 	if (ovmf != NULL) {
 		printf("; OVMF 0x%llx-4G (secrets 0x%llx, CPUID 0x%llx, CA "

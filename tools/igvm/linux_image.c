@@ -8,11 +8,15 @@
 #include "linux_image.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "abi/linux_boot.h"
 
+#include "../common/file_io.h"
+
 #define PAGE 4096ull
+#define MAX_FILE (512u << 20)
 #define SPAN_2M 0x200000ull
 #define GIB4 0x100000000ull
 /* Linux runs at VMPL1 under an SVSM from v6.11 (docs/linux.md). */
@@ -252,4 +256,74 @@ const char *linux_initrd_check(const uint8_t *buf, size_t len)
 	}
 	return "neither a cpio archive nor a compressed one Linux unpacks "
 	       "(gzip, bzip2, xz, lzma, lz4, zstd)";
+}
+
+/*
+ * --linux: the bzImage, initrd and command line (linux_image.c), refused
+ * with a message naming the file and the reason.
+ */
+bool linux_image_build(struct igvm_builder *b, const struct linux_args *a,
+		       unsigned cbit, uint64_t svsm_base, uint64_t svsm_end,
+		       struct csvsm_boot_params *params, uint32_t *zero_rel,
+		       int *have_zero)
+{
+	static struct linux_image li;
+	size_t bz_len = 0, initrd_len = 0;
+	uint8_t *bz = tool_read_file(a->bz, MAX_FILE, &bz_len);
+	uint8_t *initrd = NULL;
+	const char *why;
+
+	if (bz == NULL) {
+		fprintf(stderr, "csvsm-igvm: cannot read the kernel %s\n",
+			a->bz);
+		return false;
+	}
+	if (a->initrd != NULL) {
+		initrd = tool_read_file(a->initrd, MAX_FILE, &initrd_len);
+		if (initrd == NULL) {
+			fprintf(stderr,
+				"csvsm-igvm: cannot read the initrd %s\n",
+				a->initrd);
+			free(bz);
+			return false;
+		}
+		why = linux_initrd_check(initrd, initrd_len);
+		if (why != NULL) {
+			fprintf(stderr, "csvsm-igvm: initrd %s: %s\n",
+				a->initrd, why);
+			free(bz);
+			free(initrd);
+			return false;
+		}
+	}
+	why = linux_image_prepare(bz, bz_len, initrd_len,
+				  a->cmdline != NULL ? a->cmdline : "",
+				  svsm_base, svsm_end, cbit, &li, params);
+	if (why != NULL) {
+		fprintf(stderr, "csvsm-igvm: kernel %s: %s\n", a->bz, why);
+		free(bz);
+		free(initrd);
+		return false;
+	}
+	linux_image_add(b, &li, initrd, initrd_len, params, zero_rel,
+			have_zero);
+	free(bz);
+	free(initrd);
+	return true;
+}
+
+void linux_image_describe(const struct csvsm_boot_params *params)
+{
+	printf("; Linux 0x%llx+0x%llx entry 0x%llx, initrd "
+	       "0x%llx+0x%llx, loader pages 0x%llx+0x%llx, ACPI "
+	       "0x%llx+0x%llx",
+	       (unsigned long long)params->linux_kernel_gpa,
+	       (unsigned long long)params->linux_kernel_size,
+	       (unsigned long long)params->guest_entry_rip,
+	       (unsigned long long)params->linux_initrd_gpa,
+	       (unsigned long long)params->linux_initrd_size,
+	       (unsigned long long)params->linux_loader_gpa,
+	       (unsigned long long)params->linux_loader_size,
+	       (unsigned long long)params->linux_acpi_gpa,
+	       (unsigned long long)params->linux_acpi_size);
 }

@@ -18,6 +18,7 @@
 #ifndef TOOLS_IGVM_LINUX_IMAGE_H
 #define TOOLS_IGVM_LINUX_IMAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,6 +73,24 @@ const char *linux_image_prepare(const uint8_t *bz, size_t bz_len,
 				uint64_t svsm_base, uint64_t svsm_end,
 				unsigned cbit, struct linux_image *li,
 				struct csvsm_boot_params *params);
+
+/* What the command line names: --linux, --initrd, --cmdline. */
+struct linux_args {
+	const char *bz, *initrd, *cmdline;
+};
+
+/**
+ * --linux: read the files @a names, lay them out (linux_image_prepare)
+ * and add their pages; false after a message on stderr naming the file
+ * and the reason.
+ */
+bool linux_image_build(struct igvm_builder *b, const struct linux_args *a,
+		       unsigned cbit, uint64_t svsm_base, uint64_t svsm_end,
+		       struct csvsm_boot_params *params, uint32_t *zero_rel,
+		       int *have_zero);
+
+/** The layout, for csvsm-igvm's summary line (stdout). */
+void linux_image_describe(const struct csvsm_boot_params *params);
 
 /**
  * Add the pages linux_image_prepare() laid out: the kernel, the initrd
