@@ -53,7 +53,7 @@ $(BUILD)/csvsm-ovmf.igvm: $(BIN)/csvsm-igvm $(SNP_FW)
 LINUX_KERNEL ?= $(BUILD)/linux/vmlinuz
 LINUX_INITRD ?= $(BUILD)/linux/initrd.img
 LINUX_CMDLINE ?= console=ttyS0,115200 earlyprintk=serial,ttyS0,115200 \
-	nokaslr no5lvl tsc=reliable swiotlb=128 pci=off hpet=disable
+	nokaslr tsc=reliable swiotlb=128 pci=off hpet=disable
 $(BUILD)/csvsm-linux.igvm: $(BIN)/csvsm-igvm $(SNP_FW) $(LINUX_KERNEL) \
 		$(LINUX_INITRD)
 	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) --linux $(LINUX_KERNEL) \

@@ -52,8 +52,13 @@ struct csvsm_boot_params {
 	 * reserved. */
 	uint64_t linux_loader_gpa, linux_loader_size;
 	uint64_t linux_acpi_gpa, linux_acpi_size; /* e820 ACPI */
+	/* A PML5 over guest_cr3's PML4: the entry is in 5-level paging
+	 * when the guest's CPUID page has LA57 and the command line no
+	 * "no5lvl" (else the decompressor switches modes in 32-bit code,
+	 * where it cannot take a #VC). 0: always 4-level. */
+	uint64_t linux_pml5_gpa;
 };
-_Static_assert(sizeof(struct csvsm_boot_params) == 0x108, "boot params");
+_Static_assert(sizeof(struct csvsm_boot_params) == 0x110, "boot params");
 
 /*
  * How the guest starts. FIRMWARE: OVMF at its reset vector; the launched

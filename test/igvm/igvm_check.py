@@ -383,7 +383,7 @@ with tempfile.TemporaryDirectory() as tmp:
         base[1], base[11], base[12], base[13], base[15], base[16], base[19],
         base[20])
     (hdr_gpa, kgpa, ksize, igpa, isize, cgpa, csize, zp, sd, gdt, ldr,
-     ldr_size, acpi, acpi_size) = struct.unpack_from("<14Q", lp, 0x98)
+     ldr_size, acpi, acpi_size, pml5) = struct.unpack_from("<15Q", lp, 0x98)
     expect(lver == 3 and lmode == 2 and lfws == 0,
            "--linux: boot parameters version 3, entry mode LINUX")
     expect(kgpa == 0x2000000 and lrip == kgpa + 0x200 and
@@ -413,13 +413,16 @@ with tempfile.TemporaryDirectory() as tmp:
                for p in (zp, sd, lsec, lcaa)) and ltypes.get(lcpuid) == 2,
            "--linux: zero page, setup_data, secrets page and CA are zero "
            "pages; the guest's CPUID page a CPUID page")
-    pages = {zp, sd, cgpa, gdt, hdr_gpa, lsec, lcpuid, lcaa}
+    pages = {zp, sd, cgpa, gdt, hdr_gpa, lsec, lcpuid, lcaa, pml5}
     pt = lcr3 & ~cbit
     pages |= set(range(pt, pt + 6 * 4096, 4096))
-    expect(ldr == 0x70000 and ldr_size == 14 * 4096 and
+    expect(struct.unpack_from("<Q", lgot.get(pml5) or bytes(8))[0] ==
+           lcr3 | 3 and (lgot.get(pml5) or bytes(16))[8:] == bytes(4088),
+           "--linux: a PML5 whose one entry is the PML4, private")
+    expect(ldr == 0x70000 and ldr_size == 15 * 4096 and
            pages == set(range(ldr, ldr + ldr_size, 4096)) and
            acpi == 0x80000 and acpi_size == 0x20000,
-           "--linux: the loader's 14 pages at 0x70000, ACPI after them")
+           "--linux: the loader's 15 pages at 0x70000, ACPI after them")
     pml4 = lgot.get(pt) or bytes(4096)
     pdpt = lgot.get(struct.unpack_from("<Q", pml4, 0)[0] & 0xFFFFF000) or \
         bytes(4096)

@@ -61,7 +61,8 @@ static void linux_config(struct sim_config *cfg)
 	memset(kernel, 0xC3, sizeof(kernel));
 	memset(p, 0, sizeof(*p));
 	p->guest_entry_rip = KERNEL + LINUX_ENTRY64_OFFSET;
-	p->guest_cr3 = (LOADER + 8 * PAGE) | (1ull << 51);
+	p->linux_pml5_gpa = LOADER + 8 * PAGE;
+	p->guest_cr3 = (LOADER + 9 * PAGE) | (1ull << 51);
 	p->linux_zero_page_gpa = LOADER;
 	p->linux_setup_data_gpa = LOADER + PAGE;
 	p->linux_cmdline_gpa = LOADER + 2 * PAGE;
@@ -72,7 +73,7 @@ static void linux_config(struct sim_config *cfg)
 	p->guest_cpuid_gpa = LOADER + 6 * PAGE;
 	p->guest_caa_gpa = LOADER + 7 * PAGE;
 	p->linux_loader_gpa = LOADER;
-	p->linux_loader_size = 14 * PAGE;
+	p->linux_loader_size = 15 * PAGE;
 	p->linux_kernel_gpa = KERNEL;
 	p->linux_kernel_size = KERNEL_SIZE;
 	p->linux_initrd_gpa = INITRD;
@@ -90,7 +91,7 @@ static void linux_config(struct sim_config *cfg)
 	cfg->guest_fw_gpa = KERNEL;
 	cfg->guest_fw_size = (KERNEL_SIZE + PAGE - 1) & ~(PAGE - 1);
 	cfg->guest_fw_launch[0].gpa = LOADER;
-	cfg->guest_fw_launch[0].size = 14 * PAGE;
+	cfg->guest_fw_launch[0].size = 15 * PAGE;
 	cfg->guest_fw_launch[1].gpa = INITRD;
 	cfg->guest_fw_launch[1].size = INITRD_SIZE;
 	cfg->linux_layout = p;
@@ -137,7 +138,8 @@ static void load(bool rmp_2m)
 	EXPECT_EQ(v.cs.attrib & 0x200, 0x200); /* L: 64-bit code */
 	EXPECT_EQ(v.gdtr.base, LOADER + 3 * PAGE);
 	EXPECT_EQ(v.gdtr.limit, 0x1F);
-	EXPECT_EQ(v.cr3, layout.guest_cr3);
+	EXPECT_EQ(v.cr3, layout.guest_cr3); /* no LA57 in its CPUID page */
+	EXPECT_EQ(v.cr4 & 0x1000, 0);
 	EXPECT_EQ(v.efer & 0x1500, 0x1500); /* SVME, LME, LMA */
 	EXPECT_EQ(v.rflags & 0x200, 0);	    /* interrupts off */
 	EXPECT_EQ(v.vmpl, 1);
@@ -147,7 +149,7 @@ static void load(bool rmp_2m)
 	 * kernel (launched), beyond init_size, the top of RAM. */
 	for (gpa = 0; gpa < 64 * MIB; gpa += PAGE) {
 		bool svsm = gpa >= 16 * MIB && gpa < 20 * MIB;
-		bool loader = gpa >= LOADER && gpa < LOADER + 14 * PAGE;
+		bool loader = gpa >= LOADER && gpa < LOADER + 15 * PAGE;
 		bool acpi = gpa >= 0x80000 && gpa < 0xA0000;
 
 		if (svsm) {

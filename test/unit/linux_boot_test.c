@@ -11,6 +11,7 @@
 #include "svsm/le.h"
 
 #include "../../src/plat/snp/linux_boot.h"
+#include "../../src/plat/snp/vc.h"
 #include "../framework/test.h"
 
 #define MIB (1ull << 20)
@@ -54,7 +55,7 @@ static void linux_params(struct csvsm_boot_params *p)
 	p->linux_initrd_gpa = 96 * MIB;
 	p->linux_initrd_size = 0x103d84;
 	p->linux_loader_gpa = 0x70000;
-	p->linux_loader_size = 14 * PAGE;
+	p->linux_loader_size = 15 * PAGE;
 	p->linux_zero_page_gpa = 0x70000;
 	p->linux_setup_data_gpa = 0x71000;
 	p->linux_cmdline_gpa = 0x72000;
@@ -64,7 +65,8 @@ static void linux_params(struct csvsm_boot_params *p)
 	p->guest_secrets_gpa = 0x75000;
 	p->guest_cpuid_gpa = 0x76000;
 	p->guest_caa_gpa = 0x77000;
-	p->guest_cr3 = 0x78000 | (1ull << 51);
+	p->linux_pml5_gpa = 0x78000;
+	p->guest_cr3 = 0x79000 | (1ull << 51);
 	p->linux_acpi_gpa = 0x80000;
 	p->linux_acpi_size = 0x20000;
 }
@@ -143,7 +145,7 @@ TEST(bzimage, release)
 static struct linux_e820_entry e820[LINUX_E820_MAX];
 
 static const struct linux_hole holes[3] = {
-	{0x70000, 14 * PAGE, LINUX_E820_RESERVED},
+	{0x70000, 15 * PAGE, LINUX_E820_RESERVED},
 	{0x80000, 0x20000, LINUX_E820_ACPI},
 	{16 * MIB, 16 * MIB, LINUX_E820_RESERVED},
 };
@@ -160,7 +162,7 @@ TEST(linux_e820, emu_map)
 		    e820[0].type == LINUX_E820_RAM);
 	EXPECT_TRUE(e820[1].addr == 0x70000 &&
 		    e820[1].type == LINUX_E820_RESERVED);
-	EXPECT_TRUE(e820[2].addr == 0x7E000 && e820[2].size == 0x2000 &&
+	EXPECT_TRUE(e820[2].addr == 0x7F000 && e820[2].size == 0x1000 &&
 		    e820[2].type == LINUX_E820_RAM);
 	EXPECT_TRUE(e820[3].addr == 0x80000 && e820[3].type == LINUX_E820_ACPI);
 	EXPECT_TRUE(e820[4].addr == 0xA0000 &&
@@ -266,6 +268,12 @@ TEST(linux_layout, broken_layouts_are_refused)
 	linux_params(&p);
 	p.guest_cr3 = 0x7F000;
 	EXPECT_TRUE(linux_layout_check(&p) != NULL);
+	linux_params(&p);
+	p.linux_pml5_gpa = p.linux_gdt_gpa;
+	EXPECT_TRUE(linux_layout_check(&p) != NULL);
+	linux_params(&p);
+	p.linux_pml5_gpa = 0; /* optional */
+	EXPECT_TRUE(linux_layout_check(&p) == NULL);
 }
 
 TEST(linux_layout, kernel_against_its_header)
@@ -351,4 +359,39 @@ TEST(linux_zero_page, cc_blob_through_setup_data)
 	EXPECT_EQ(le_get32(pg + blob + 0x10), 4096u);
 	EXPECT_EQ(le_get64(pg + blob + 0x18), 0x76000ull);
 	EXPECT_EQ(le_get32(pg + blob + 0x20), 4096u);
+}
+
+/* A CPUID page with leaf 0 (max 0xD) and leaf 7, LA57 as @la57. */
+static void la57_table(struct snp_cpuid_table *t, bool la57)
+{
+	memset(t, 0, sizeof(*t));
+	t->count = 2;
+	t->fn[0].eax_in = 0;
+	t->fn[0].eax = 0xD;
+	t->fn[1].eax_in = 7;
+	t->fn[1].ecx = la57 ? 1u << 16 : 0;
+}
+
+TEST(linux_layout, five_level_entry_when_linux_will_want_it)
+{
+	static struct snp_cpuid_table t;
+	static const char plain[] = "console=ttyS0 nokaslr";
+	static const char off[] = "console=ttyS0 no5lvl nokaslr";
+	static const char last[] = "nokaslr no5lvl";
+	static const char other[] = "xno5lvl no5lvlx";
+
+	la57_table(&t, true);
+	EXPECT_TRUE(
+		linux_wants_la57(&t, (const uint8_t *)plain, sizeof(plain)));
+	EXPECT_FALSE(linux_wants_la57(&t, (const uint8_t *)off, sizeof(off)));
+	EXPECT_FALSE(
+		linux_wants_la57(&t, (const uint8_t *)last, sizeof(last) - 1));
+	EXPECT_TRUE(
+		linux_wants_la57(&t, (const uint8_t *)other, sizeof(other)));
+	la57_table(&t, false);
+	EXPECT_FALSE(
+		linux_wants_la57(&t, (const uint8_t *)plain, sizeof(plain)));
+	t.count = 0; /* unusable: Linux stops anyway; no LA57 */
+	EXPECT_FALSE(
+		linux_wants_la57(&t, (const uint8_t *)plain, sizeof(plain)));
 }

@@ -165,6 +165,7 @@ const char *linux_image_prepare(const uint8_t *bz, size_t bz_len,
 	params->linux_gdt_gpa = AT(LINUX_P_GDT);
 	params->linux_loader_gpa = AT(0);
 	params->linux_loader_size = LINUX_LOADER_PAGES * PAGE;
+	params->linux_pml5_gpa = AT(LINUX_P_PML5);
 	params->linux_acpi_gpa = LINUX_ACPI_GPA;
 	params->linux_acpi_size = LINUX_ACPI_SIZE;
 #undef AT
@@ -218,6 +219,16 @@ void linux_image_add(struct igvm_builder *b, const struct linux_image *li,
 		      NULL, NULL);
 	igvm_add_page(b, params->guest_caa_gpa, NULL, IGVM_PAGE_DATA_NORMAL,
 		      NULL, NULL);
+	{
+		/* PML5[0]: the PML4, present, writable, private. */
+		static uint8_t pml5[PAGE];
+		uint64_t e = params->guest_cr3 | 0x3;
+
+		memset(pml5, 0, sizeof(pml5));
+		memcpy(pml5, &e, sizeof(e));
+		igvm_add_page(b, params->linux_pml5_gpa, pml5,
+			      IGVM_PAGE_DATA_NORMAL, zero_rel, have_zero);
+	}
 	for (i = 0; i < li->pt.used; i++) {
 		igvm_add_page(b, li->pt.gpa + i * PAGE,
 			      (const uint8_t *)li->pt.pages[i],

@@ -7,8 +7,8 @@
  *   0x70000   the loader's pages (e820 reserved): zero page, setup_data
  *             and CC blob (both written by the SVSM), command line, GDT,
  *             the setup header copy, the guest's secrets page, CPUID page
- *             and Calling Area, its page tables (the low 4 GiB
- *             identity-mapped, private)
+ *             and Calling Area, a PML5, its page tables (the low
+ *             4 GiB identity-mapped, private)
  *   0x80000   128 KiB for ACPI tables (e820 ACPI; filled by the SVSM)
  *   kernel    the protected-mode part at max(pref_address, the SVSM
  *             region's end) rounded up to kernel_alignment; init_size
@@ -46,7 +46,8 @@ enum {
 	LINUX_P_SECRETS,
 	LINUX_P_CPUID,
 	LINUX_P_CAA,
-	LINUX_P_PT, /* LINUX_PT_PAGES of them */
+	LINUX_P_PML5, /* over the PML4 that follows */
+	LINUX_P_PT,   /* LINUX_PT_PAGES of them */
 };
 #define LINUX_PT_PAGES 6u
 #define LINUX_LOADER_PAGES (LINUX_P_PT + LINUX_PT_PAGES)

@@ -27,6 +27,8 @@
 #include "svsm/terminate.h"
 
 #include "abi/snp.h"
+#include "abi/snp_cpuid.h"
+#include "abi/x86_regs.h"
 
 #include "ghcb.h"
 #include "snp_acpi.h"
@@ -213,8 +215,46 @@ static void write_page(uint64_t gpa, const void *src, size_t len)
 	}
 }
 
+/*
+ * Linux's decompressor switches between 4- and 5-level paging in 32-bit
+ * code, where a #VC is fatal: enter in the mode it will want. The CPUID
+ * page (the PSP checked it) and the command line are measured launched
+ * pages; the VMSA is the SVSM's and not yet running.
+ */
+static void match_paging_mode(const struct csvsm_boot_params *p,
+			      gpa_t boot_vmsa)
+{
+	static struct snp_cpuid_table cpuid;
+	struct snp_vmsa *v;
+	enum svsm_err err;
+
+	if (p->linux_pml5_gpa == 0) {
+		return;
+	}
+	owner_lock();
+	err = guestmem_read(gpa_init(p->guest_cpuid_gpa), &cpuid,
+			    sizeof(cpuid));
+	if (err == SVSM_OK) {
+		err = guestmem_read(gpa_init(p->linux_cmdline_gpa), page_buf,
+				    PAGE);
+	}
+	owner_unlock();
+	if (err != SVSM_OK) {
+		kernel_refused("its CPUID page or command line cannot be read");
+	}
+	if (!linux_wants_la57(&cpuid, page_buf, PAGE)) {
+		return;
+	}
+	v = plat_map_private(boot_vmsa, PAGE);
+	/* CR3's bits above 4 GiB are the C-bit (guest_cr3's). */
+	v->cr3 = p->linux_pml5_gpa | (p->guest_cr3 & ~0xFFFFFFFFull);
+	v->cr4 |= CR4_LA57;
+	plat_unmap_private(v, PAGE);
+	LOG_INFO("snp: Linux enters in 5-level paging (LA57, no no5lvl)");
+}
+
 void snp_linux_load(const struct csvsm_boot_params *p,
-		    const struct mem_range *ram, unsigned n)
+		    const struct mem_range *ram, unsigned n, gpa_t boot_vmsa)
 {
 	struct bzimage_hdr h;
 	struct linux_zero_page_in zp;
@@ -293,6 +333,7 @@ void snp_linux_load(const struct csvsm_boot_params *p,
 			grant_loader_page(gpa);
 		}
 	}
+	match_paging_mode(p, boot_vmsa);
 	LOG_NOTICE("snp: Linux (boot protocol %u.%u) at 0x%llx, init_size "
 		   "0x%x, initrd 0x%llx+0x%llx, %u e820 entries, ACPI RSDP "
 		   "0x%llx, boot_params 0x%llx",

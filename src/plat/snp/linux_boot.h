@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "svsm/addr.h"
 #include "svsm/bzimage.h"
 #include "svsm/memmap.h"
 
@@ -61,6 +62,16 @@ const char *linux_layout_check(const struct csvsm_boot_params *p);
 const char *linux_kernel_check(const struct csvsm_boot_params *p,
 			       const uint8_t *setup_hdr, struct bzimage_hdr *h);
 
+struct snp_cpuid_table;
+/**
+ * Whether Linux's decompressor will want 5-level paging: the guest's
+ * CPUID page (@t, PSP-checked) reports LA57 (leaf 7 ECX[16]) and the
+ * command line (@cmdline, @len bytes, NUL-terminated or not) has no
+ * "no5lvl" word. The entry must then already be in 5-level paging.
+ */
+bool linux_wants_la57(const struct snp_cpuid_table *t, const uint8_t *cmdline,
+		      size_t len);
+
 struct linux_zero_page_in {
 	const uint8_t *setup_hdr; /* the measured copy, 4 KiB */
 	const struct bzimage_hdr *hdr;
@@ -92,11 +103,13 @@ void linux_setup_data_build(uint8_t *page, uint64_t page_gpa,
  * After svsm_init(): load Linux as @p says on the host's RAM (@ram, @n):
  * check the kernel's header, build the e820 table, validate every e820
  * RAM page and the ACPI region, load ACPI, write setup_data and the zero
- * page, grant it all to the guest's VMPL. A hypervisor lie terminates
+ * page, grant it all to the guest's VMPL; switch the boot VMSA
+ * (@boot_vmsa, not yet running) to 5-level paging if Linux will want it
+ * (linux_wants_la57). A hypervisor lie terminates
  * (TERM_CSVSM_LINUX_MEMORY_MAP), a kernel that cannot run refuses with
  * its reason (TERM_CSVSM_BAD_BOOT_INFO).
  */
 void snp_linux_load(const struct csvsm_boot_params *p,
-		    const struct mem_range *ram, unsigned n);
+		    const struct mem_range *ram, unsigned n, gpa_t boot_vmsa);
 
 #endif /* SNP_LINUX_BOOT_H */

@@ -11,6 +11,7 @@
 #include "svsm/std.h"
 
 #include "linux_boot.h"
+#include "vc.h"
 
 #define PAGE 4096ull
 #define GIB4 0x100000000ull
@@ -40,8 +41,10 @@ const char *linux_layout_check(const struct csvsm_boot_params *p)
 		p->linux_zero_page_gpa,	   p->linux_setup_data_gpa,
 		p->linux_gdt_gpa,	   p->guest_secrets_gpa,
 		p->guest_cpuid_gpa,	   p->guest_caa_gpa,
-		p->guest_cr3 & (GIB4 - 1),
+		p->guest_cr3 & (GIB4 - 1), p->linux_pml5_gpa,
 	};
+	/* The PML5 is optional: 0 leaves it out. */
+	const unsigned count = ARRAY_SIZE(pages) - (p->linux_pml5_gpa == 0);
 	unsigned i, j;
 
 	if (p->linux_loader_size == 0 || p->linux_loader_gpa % PAGE != 0 ||
@@ -70,7 +73,7 @@ const char *linux_layout_check(const struct csvsm_boot_params *p)
 	if (p->linux_cmdline_size == 0 || p->linux_cmdline_size > PAGE) {
 		return "Linux: the command line is not within one page";
 	}
-	for (i = 0; i < ARRAY_SIZE(pages); i++) {
+	for (i = 0; i < count; i++) {
 		if (!loader_page(p, pages[i])) {
 			return "Linux: a loader page outside the loader's "
 			       "pages";
@@ -136,4 +139,36 @@ const char *linux_kernel_check(const struct csvsm_boot_params *p,
 		return "the command line is longer than cmdline_size";
 	}
 	return NULL;
+}
+
+#define CPUID_LEAF7_ECX_LA57 (1u << 16)
+
+/* @word as a whole word of the command line (@s, @len bytes). */
+static bool has_word(const uint8_t *s, size_t len, const char *word,
+		     size_t wlen)
+{
+	size_t i;
+
+	for (i = 0; i + wlen <= len && s[i] != 0; i++) {
+		bool start = i == 0 || s[i - 1] == ' ';
+		bool end = i + wlen == len || s[i + wlen] == ' ' ||
+			   s[i + wlen] == 0;
+
+		if (start && end && memcmp(s + i, word, wlen) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+bool linux_wants_la57(const struct snp_cpuid_table *t, const uint8_t *cmdline,
+		      size_t len)
+{
+	struct cpuid_regs r;
+
+	if (!snp_cpuid_table_ok(t) || !snp_cpuid_lookup(t, 7, 0, &r) ||
+	    (r.ecx & CPUID_LEAF7_ECX_LA57) == 0) {
+		return false;
+	}
+	return !has_word(cmdline, len, "no5lvl", 6);
 }

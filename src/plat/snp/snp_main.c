@@ -146,7 +146,7 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	}
 	snp.guest_vmpl = info.guest_vmpl;
 	if (params->guest_entry_mode == CSVSM_GUEST_ENTRY_LINUX) {
-		snp_linux_load(params, ram, n);
+		snp_linux_load(params, ram, n, boot_vmsa);
 	} else {
 		snp_grant_launched(params);
 	}
