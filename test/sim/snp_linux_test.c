@@ -179,6 +179,16 @@ static void load(bool rmp_2m)
 		  LINUX_E820_RESERVED);
 	EXPECT_EQ(le_get64(bp + LINUX_BP_E820_TABLE + 6 * 20 + 8), 44 * MIB);
 
+	/* The ACPI region (no tables: the stub loader) and the BIOS data
+	 * area read as zeros, not the machine's stale bytes. */
+	{
+		static const uint8_t zero[PAGE];
+
+		ASSERT_EQ(sim_mem_read(m, 0x9F000, sd, PAGE), SIM_OK);
+		EXPECT_EQ(memcmp(sd, zero, PAGE), 0);
+		ASSERT_EQ(sim_mem_read(m, 0, sd, PAGE), SIM_OK);
+		EXPECT_EQ(memcmp(sd, zero, PAGE), 0);
+	}
 	ASSERT_EQ(sim_mem_read(m, LOADER + PAGE, sd, PAGE), SIM_OK);
 	EXPECT_EQ(le_get32(sd + 8), LINUX_SETUP_CC_BLOB);
 	EXPECT_EQ(le_get32(sd + le_get32(sd + 16) - LOADER - PAGE),

@@ -298,7 +298,15 @@ void snp_linux_load(const struct csvsm_boot_params *p,
 	if (err != SVSM_OK) {
 		rmp_failed("zeroing the BIOS data area", 0, err);
 	}
+	/* The ACPI region: validated, zeroed (no stale bytes where Linux
+	 * looks for tables), then the host's tables, then the guest's. */
 	validate_grant(p, p->linux_acpi_gpa, p->linux_acpi_size, 0);
+	owner_lock();
+	err = guestmem_zero(gpa_init(p->linux_acpi_gpa), p->linux_acpi_size);
+	owner_unlock();
+	if (err != SVSM_OK) {
+		rmp_failed("zeroing the ACPI region", p->linux_acpi_gpa, err);
+	}
 	rsdp = snp_acpi_load(p->linux_acpi_gpa, p->linux_acpi_size);
 	for (gpa = p->linux_acpi_gpa;
 	     gpa < p->linux_acpi_gpa + p->linux_acpi_size; gpa += PAGE) {
