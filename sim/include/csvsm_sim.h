@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct csvsm_boot_params;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -66,6 +68,14 @@ struct sim_config {
 	 * at guest_kernel_rip on its page tables at guest_kernel_cr3. */
 	uint32_t guest_entry_mode;
 	uint64_t guest_kernel_rip, guest_kernel_cr3;
+	/* With CSVSM_GUEST_ENTRY_LINUX: the layout csvsm-igvm --linux would
+	 * write (its linux_* fields, entry, CR3 and guest pages are copied
+	 * into the boot parameters; guest_secrets_gpa and guest_caa_gpa
+	 * must agree with it), and the 4 KiB setup header copy, written
+	 * into its launched page. The test launches the kernel, initrd
+	 * and loader pages through guest_fw and guest_fw_launch. */
+	const struct csvsm_boot_params *linux_layout;
+	const uint8_t *linux_setup_hdr;
 };
 
 /** Registers of an SVSM call, in and out (58019 section 5). */

@@ -12,6 +12,7 @@
 #include "svsm/svsm.h"
 #include "svsm/vtpm.h"
 
+#include "abi/csvsm_boot.h"
 #include "abi/snp.h"
 
 #include "sim_internal.h"
@@ -175,6 +176,10 @@ static void sim_launch(struct sim_machine *m)
 	}
 	memset(m->mem + c->guest_secrets_gpa, 0, SNP_PAGE_SIZE);
 	memset(m->mem + c->guest_caa_gpa, 0, SNP_PAGE_SIZE);
+	if (c->linux_layout != NULL && c->linux_setup_hdr != NULL) {
+		memcpy(m->mem + c->linux_layout->linux_setup_hdr_gpa,
+		       c->linux_setup_hdr, SNP_PAGE_SIZE);
+	}
 
 	/* The PSP's keys: the VMPCKs it puts in the secrets page and its
 	 * chip secret, reproducible from the seed. */
