@@ -82,7 +82,9 @@ cp "$src/drivers/char/tpm/tpm_svsm.c" "$mod/"
 printf '%s\n' 'obj-m := tpm_svsm.o' \
 	'ccflags-y := -I$(srctree)/drivers/char/tpm' >"$mod/Kbuild"
 step "tpm_svsm.ko"
-kmake M="$mod" modules
+# Without WORK's name in the debug info, the build ID and so the stripped
+# module are the same bytes from any WORK (checked).
+kmake M="$mod" KCFLAGS="-ffile-prefix-map=$work/=" modules
 # As Debian's own modules (INSTALL_MOD_STRIP): no debug sections.
 strip --strip-debug "$mod/tpm_svsm.ko"
 
