@@ -28,8 +28,10 @@ install -m 0755 "$here/test/linux/init" "$root/init"
 install -m 0755 "$here/test/linux/csvsm-selftest" "$root/bin/csvsm-selftest"
 # load-order: loaded at boot, in order; probe-order (tpm_svsm.ko): loaded
 # after them, where failing to bind is an outcome /init records.
-[ -f "$kit/modules/probe-order" ] || : >"$kit/modules/probe-order"
+# A kit from before tpm_svsm has no probe-order: an empty one.
+: >"$root/lib/modules/$krel/probe-order"
 for list in load-order probe-order; do
+	[ -f "$kit/modules/$list" ] || continue
 	while read -r m; do
 		install -m 0644 "$kit/modules/$m" "$root/lib/modules/$krel/$m"
 	done <"$kit/modules/$list"
@@ -44,5 +46,5 @@ mkdir -p "$(dirname "$out")"
 	cpio --quiet -o -H newc -R 0:0 --reproducible) | gzip -9 -n >"$out.tmp"
 mv "$out.tmp" "$out"
 echo "linux-initrd: $out ($(wc -c <"$out") bytes; Linux $krel," \
-	"modules $(cat "$kit/modules/load-order" "$kit/modules/probe-order" |
-		tr '\n' ' '))"
+	"modules $(cat "$root/lib/modules/$krel/load-order" \
+		"$root/lib/modules/$krel/probe-order" | tr '\n' ' '))"
