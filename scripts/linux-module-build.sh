@@ -64,12 +64,20 @@ kmake() { make -s -C "$src" -j2 KERNELRELEASE="$krel" "$@"; }
 cp "$headers/.config" "$src/.config"
 step "olddefconfig"
 kmake olddefconfig
-# Only compiler-dependent options move (gcc 12 here, 14 at Debian: CC_HAS_*,
-# RUST, PAHOLE_VERSION); what tpm_svsm builds on must not. The vermagic
-# check below covers SMP, preemption and module unloading.
-for opt in CONFIG_TCG_TPM=y CONFIG_AMD_MEM_ENCRYPT=y; do
-	grep -qx "$opt" "$src/.config" || die "$opt lost in olddefconfig"
-done
+# Only options about the tools may move (gcc 12 here, 14 at Debian; Rust
+# off without Debian's rustc and bindgen, and the Rust-only drivers with
+# it): in the kernel's headers they choose code (uaccess's asm goto,
+# __assume), not the layout of any structure the module shares with the
+# kernel. Any other change fails here; the vermagic check below covers
+# SMP, preemption and module unloading.
+tools_re='^CONFIG_((CC|AS|LD|GCC|RUSTC?|BINDGEN|PAHOLE)_[A-Z0-9_]*|RUST'
+tools_re+='|OPENSSL_SUPPORTS_[A-Z0-9_]*|AMCC_QT2025_PHY|AX88796B_RUST_PHY'
+tools_re+='|DRM_PANIC_SCREEN_QR_[A-Z_]*)$'
+moved=$(diff <(grep '^CONFIG_' "$headers/.config" | sort) \
+	<(grep '^CONFIG_' "$src/.config" | sort) | sed -n 's/^[<>] //p' |
+	cut -d= -f1 | sort -u | grep -Ev "$tools_re" || true)
+[ -z "$moved" ] || die "olddefconfig changed more than tool options:" \
+	"$(tr '\n' ' ' <<<"$moved")"
 step "modules_prepare (the host tools)"
 kmake modules_prepare
 cp "$headers/Module.symvers" "$src/Module.symvers"
