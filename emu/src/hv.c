@@ -18,8 +18,10 @@
 #include "abi/ghcb.h"
 
 #include "../../src/kvmmodel/kvm.h"
+#include "hv_apic.h"
 #include "hv_cpuid.h"
 #include "hv_io.h"
+#include "hv_msr.h"
 #include "layout.h"
 #include "psp.h"
 #include "rmp.h"
@@ -97,11 +99,7 @@ static bool op_msr(struct kvm *k, struct kvm_vcpu *v, bool write, uint32_t msr,
 		   uint64_t *val)
 {
 	(void)k;
-	(void)v;
-	(void)write;
-	(void)msr;
-	(void)val;
-	return false; /* no MSR is KVM's to give this guest yet: #GP */
+	return hv_msr(cpu_of(v), exit_vmpl[v->index], write, msr, val);
 }
 
 static void op_cpuid(struct kvm *k, uint32_t leaf, uint32_t subleaf,
@@ -186,6 +184,15 @@ static uint64_t op_guest_request(struct kvm *k, const void *req, void *rsp,
 	return psp_serve_request(req, rsp, certs, certs_len);
 }
 
+/* Linux's CPU offline: held until AP Creation gives the vCPU a new VMSA
+ * (no SIPI wakes an SNP vCPU). */
+static bool op_ap_hlt_loop(struct kvm *k, struct kvm_vcpu *v)
+{
+	(void)k;
+	world_hold(cpu_of(v));
+	return false;
+}
+
 static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 			 uint32_t code)
 {
@@ -209,6 +216,7 @@ static const struct kvm_ops machine_kvm_ops = {
 	.run_vmpl = op_run_vmpl,
 	.ap_create = op_ap_create,
 	.guest_request = op_guest_request,
+	.ap_hlt_loop = op_ap_hlt_loop,
 	.terminate = op_terminate,
 };
 
@@ -223,6 +231,7 @@ void hv_init(enum hv_mode m)
 	unsigned i, n = mcpu_count();
 
 	mode = m;
+	hv_apic_init(n);
 	for (i = 0; i < n; i++) {
 		kvm_vcpus[i].index = i;
 		kvm_vcpus[i].apic_id = mcpu_by_apic(i)->apic_id;
@@ -244,10 +253,26 @@ uint64_t hv_vmgexit(struct mcpu *c, unsigned vmpl, uint64_t msr)
 	return kvm_vmgexit(&kvm, &kvm_vcpus[c->index], vmpl, msr);
 }
 
+/* HLT sleeps until an interrupt for the vCPU's APIC (VMPL1), or a new
+ * VMSA or VMPL (any VMPL). */
 void hv_hlt(struct mcpu *c, unsigned vmpl)
 {
-	(void)vmpl;
+	if (vmpl == HV_APIC_VMPL && hv_apic_pending(c)) {
+		return;
+	}
 	world_halt(c);
+}
+
+void hv_before_run(struct mcpu *c, unsigned vmpl, bool interruptible)
+{
+	if (vmpl == HV_APIC_VMPL) {
+		hv_apic_before_run(c, interruptible);
+	}
+}
+
+bool hv_wake(struct mcpu *c, unsigned vmpl)
+{
+	return vmpl == HV_APIC_VMPL && hv_apic_pending(c);
 }
 
 void hv_npf(struct mcpu *c, unsigned vmpl, uint64_t gpa, uint64_t info1)

@@ -10,6 +10,7 @@ static const uint32_t cpuid_leaves[][2] = {
 	{0x80000001u, 0}, {0x80000008u, 0}, {0x8000001Fu, 0},
 };
 #define LEAF7_EBX_SHA (1u << 29) /* SHA-NI: the machine's CPU has none */
+#define LEAF_FEATURES 0x1u
 
 void hv_cpuid_fill(struct snp_cpuid_table *t, bool lie)
 {
@@ -27,6 +28,9 @@ void hv_cpuid_fill(struct snp_cpuid_table *t, bool lie)
 		fn->ebx = r.ebx;
 		fn->ecx = r.ecx;
 		fn->edx = r.edx;
+		if (fn->eax_in == LEAF_FEATURES) {
+			fn->ecx |= HV_CPUID_1_ECX_APIC;
+		}
 		if (lie && fn->eax_in == 0x7) {
 			fn->ebx |= LEAF7_EBX_SHA;
 		}
@@ -44,6 +48,6 @@ void hv_cpuid(uint32_t leaf, uint32_t subleaf, uint64_t xcr0, uint32_t out[4])
 	(void)xcr0;
 	out[0] = r.eax;
 	out[1] = r.ebx;
-	out[2] = r.ecx;
+	out[2] = r.ecx | (leaf == LEAF_FEATURES ? HV_CPUID_1_ECX_APIC : 0);
 	out[3] = r.edx;
 }

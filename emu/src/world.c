@@ -35,6 +35,9 @@
 #define SEV_STATUS_ES 0x2ull
 #define SEV_STATUS_FEATURE_SHIFT 2u
 #define MSR_INSN_LEN 2u
+#define MSR_PAT 0x277u
+#define MSR_TSC_AUX 0xC0000103u
+#define RFLAGS_IF (1ull << 9)
 #define VMGEXIT_LEN 4u
 #define MXCSR_DEFAULT 0x1F80u
 #define XSAVE_MXCSR_OFF 24u
@@ -297,6 +300,22 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	}
 	ctl->event_inj = c->pending_event;
 	c->pending_event = 0;
+	/* The interrupt window: QEMU exits with VINTR once the guest has
+	 * IF set and no interrupt shadow. */
+	ctl->int_ctl &= ~(VMCB_INT_CTL_V_IRQ | VMCB_INT_CTL_V_INTR_PRIO(0xF) |
+			  VMCB_INT_CTL_V_IGN_TPR);
+	ctl->intercept1 &= ~VMCB_I1_VINTR;
+	if (c->irq_window[vmpl]) {
+		ctl->int_ctl |= VMCB_INT_CTL_V_IRQ |
+				VMCB_INT_CTL_V_INTR_PRIO(0xF) |
+				VMCB_INT_CTL_V_IGN_TPR;
+		ctl->intercept1 |= VMCB_I1_VINTR;
+		c->irq_window[vmpl] = false;
+	}
+	if (c->tsc_aux_loaded != c->vcpu.tsc_aux[vmpl]) {
+		wrmsr(MSR_TSC_AUX, c->vcpu.tsc_aux[vmpl]);
+		c->tsc_aux_loaded = c->vcpu.tsc_aux[vmpl];
+	}
 	/* Publish in_guest before reading the flush generation (rmp.c). */
 	__atomic_store_n(&c->in_guest, true, __ATOMIC_SEQ_CST);
 	gen = rmp_flush_gen();
@@ -375,6 +394,24 @@ static void exit_msr(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 		}
 		val = SEV_STATUS_SEV | SEV_STATUS_ES |
 		      (a->sev_features << SEV_STATUS_FEATURE_SHIFT);
+		break;
+	case MSR_PAT: /* G_PAT, in the VMSA */
+		if (write) {
+			a->g_pat = val;
+		} else {
+			val = a->g_pat;
+		}
+		break;
+	case MSR_TSC_AUX:
+		if (write) {
+			if ((val >> 32) != 0) {
+				inject_hw(c, VEC_GP, true, 0);
+				return;
+			}
+			c->vcpu.tsc_aux[vmpl] = val;
+		} else {
+			val = c->vcpu.tsc_aux[vmpl];
+		}
 		break;
 	case MSR_EFER:
 		if (write) {
@@ -467,6 +504,13 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	if (code != SVM_EXIT_NPF) {
 		c->npf_retry_gpa = 0;
 	}
+	/* An instruction completed or skipped, or an event delivered, ends
+	 * the interrupt shadow (KVM clears it when it skips one): a guest's
+	 * "sti; hlt" takes its interrupt after the HLT. */
+	if (code != SVM_EXIT_INTR && code != SVM_EXIT_NMI &&
+	    code != SVM_EXIT_VINTR && code != SVM_EXIT_NPF) {
+		c->vmcb[vmpl]->control.int_state &= ~VMCB_INT_STATE_SHADOW;
+	}
 	switch (code) {
 	case SVM_EXIT_VMMCALL:
 		exit_vmmcall(c, vmpl, a);
@@ -492,6 +536,8 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 			inject_hw(c, VEC_GP, true, 0);
 			break;
 		}
+		break;
+	case SVM_EXIT_VINTR: /* the window is open: the loop injects */
 		break;
 	case SVM_EXIT_INTR:
 	case SVM_EXIT_NMI:
@@ -544,6 +590,7 @@ static void take_posts(struct mcpu *c)
 				c->fpu_vmpl = MACHINE_VMPLS;
 			}
 			c->vcpu.halted = false;
+			c->vcpu.held = false;
 		}
 		c->post_pending = false;
 	}
@@ -567,6 +614,7 @@ void world_run_vmpl(struct mcpu *c, unsigned vmpl)
 {
 	c->vcpu.vmpl = vmpl;
 	c->vcpu.halted = false;
+	c->vcpu.held = false;
 }
 
 static bool restricted_injection(struct mcpu *c, unsigned vmpl)
@@ -589,9 +637,45 @@ bool world_inject(struct mcpu *c, unsigned vmpl, unsigned vector)
 	return true;
 }
 
+bool world_inject_intr(struct mcpu *c, unsigned vmpl, unsigned vector)
+{
+	if (c->hv_event[vmpl] != 0 ||
+	    (vmpl == c->vcpu.vmpl && c->pending_event != 0)) {
+		return false;
+	}
+	if (restricted_injection(c, vmpl)) {
+		mlog("vCPU %u VMPL%u: interrupt %u refused (Restricted "
+		     "Injection)",
+		     c->index, vmpl, vector);
+		return false;
+	}
+	c->hv_event[vmpl] = (vector & 0xFFu) | EVENT_TYPE_INTR | EVENT_VALID;
+	return true;
+}
+
+void world_irq_window(struct mcpu *c, unsigned vmpl)
+{
+	c->irq_window[vmpl] = true;
+}
+
+/* Whether @vmpl takes an interrupt now: RFLAGS.IF and no interrupt
+ * shadow (SEV-ES hardware shows the hypervisor exactly this much). */
+static bool interruptible(struct mcpu *c, unsigned vmpl,
+			  const struct snp_vmsa *a)
+{
+	return (a->rflags & RFLAGS_IF) != 0 &&
+	       (c->vmcb[vmpl]->control.int_state & VMCB_INT_STATE_SHADOW) == 0;
+}
+
 void world_halt(struct mcpu *c)
 {
 	c->vcpu.halted = true;
+}
+
+void world_hold(struct mcpu *c)
+{
+	c->vcpu.halted = true;
+	c->vcpu.held = true;
 }
 
 static void idle(struct mcpu *c)
@@ -618,6 +702,10 @@ void world_loop(struct mcpu *c)
 		take_posts(c);
 		vmpl = c->vcpu.vmpl;
 		a = c->vcpu.vmsa_gpa[vmpl] != 0 ? vmsa_of(c, vmpl) : NULL;
+		if (a != NULL && c->vcpu.halted && !c->vcpu.held &&
+		    hv_wake(c, vmpl)) {
+			c->vcpu.halted = false;
+		}
 		if (a == NULL || c->vcpu.halted) {
 			idle(c);
 			continue;
@@ -631,6 +719,7 @@ void world_loop(struct mcpu *c)
 			c->vcpu.vmsa_gpa[vmpl] = 0;
 			continue;
 		}
+		hv_before_run(c, vmpl, interruptible(c, vmpl, a));
 		run_once(c, vmpl, a);
 		dispatch(c, vmpl, a);
 		end_run(c);

@@ -80,6 +80,10 @@ volatile uint8_t *ghcb_for_vc(void);
 /** One NAE event through GHCB @g: RAX in and out; exit_info_1. */
 uint64_t ghcb_nae(volatile uint8_t *g, uint64_t code, uint64_t info1,
 		  uint64_t info2, uint64_t *rax);
+/** The GHCB MSR event (RDMSR/WRMSR through the hypervisor): exit_info_1
+ * (0, or 1 with the event to raise in *info2). */
+uint64_t ghcb_nae_msr(volatile uint8_t *g, bool write, uint32_t msr,
+		      uint64_t *val, uint64_t *info2);
 /** The C-bit position (SEV information, GHCB MSR protocol). */
 unsigned g_c_bit(void);
 /** Map the 2 MiB at @gpa without the C-bit in the guest's page tables. */
@@ -106,6 +110,12 @@ void tests_remap_ca(void);
 void tests_memory(void);
 void tests_hostile(void);
 void tests_vcpu(void);
+void tests_apic(void);
+/** IPIs to the APs now online (not @skip, busy elsewhere): each answers
+ * the BSP's with one of its own. */
+void tests_apic_ipi(unsigned skip);
+/** An AP's last work: take IPIs with its virtual x2APIC, for ever. */
+void apic_ap_serve(unsigned idx) __attribute__((noreturn));
 void tests_vtpm(void);
 void tests_attest(void);
 void bench_attest(void);

@@ -30,6 +30,7 @@ void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
 	tests_remap_ca();
 	tests_memory();
 	tests_hostile();
+	tests_apic();
 	tests_vcpu();
 	tests_vtpm();
 	tests_attest();
