@@ -21,6 +21,7 @@
 #include "hv_apic.h"
 #include "hv_cpuid.h"
 #include "hv_io.h"
+#include "hv_mmio.h"
 #include "hv_msr.h"
 #include "layout.h"
 #include "psp.h"
@@ -177,6 +178,14 @@ static uint64_t op_ap_create(struct kvm *k, struct kvm_vcpu *v,
 	return 0;
 }
 
+static bool op_mmio(struct kvm *k, struct kvm_vcpu *v, uint64_t gpa,
+		    unsigned len, bool write, uint8_t data[8])
+{
+	(void)k;
+	hv_mmio(cpu_of(v), exit_vmpl[v->index], gpa, len, write, data);
+	return true;
+}
+
 static uint64_t op_guest_request(struct kvm *k, const void *req, void *rsp,
 				 void *certs, size_t *certs_len)
 {
@@ -216,6 +225,7 @@ static const struct kvm_ops machine_kvm_ops = {
 	.run_vmpl = op_run_vmpl,
 	.ap_create = op_ap_create,
 	.guest_request = op_guest_request,
+	.mmio = op_mmio,
 	.ap_hlt_loop = op_ap_hlt_loop,
 	.terminate = op_terminate,
 };
@@ -232,6 +242,7 @@ void hv_init(enum hv_mode m)
 
 	mode = m;
 	hv_apic_init(n);
+	hv_io_init();
 	for (i = 0; i < n; i++) {
 		kvm_vcpus[i].index = i;
 		kvm_vcpus[i].apic_id = mcpu_by_apic(i)->apic_id;

@@ -15,6 +15,7 @@
 #define ICR_INIT (5u << 8)
 #define ICR_SIPI (6u << 8)
 #define REG_LVT_TIMER 0x320
+#define REG_LVT_LINT0 0x350
 #define REG_TIMER_INIT 0x380
 #define REG_TIMER_CUR 0x390
 #define REG_TIMER_DIV 0x3E0
@@ -43,6 +44,9 @@ void lapic_init(void)
 	pic_mask_all();
 	wrmsr(MSR_APIC_BASE, rdmsr(MSR_APIC_BASE) | APIC_BASE_ENABLE);
 	*reg(REG_SVR) = 0x100u | MACHINE_VEC_SPURIOUS;
+	/* No legacy interrupt (the BIOS's ExtINT on LINT0) ever reaches the
+	 * machine, whatever is done to the 8259s. */
+	*reg(REG_LVT_LINT0) = LVT_MASKED;
 }
 
 uint32_t lapic_id(void)

@@ -102,6 +102,11 @@ void g_check(bool ok, const char *what, const char *file, int line)
 	g_print("  FAIL %s:%d: %s\n", file, line, what);
 }
 
+unsigned g_passed(void)
+{
+	return __atomic_load_n(&passed, __ATOMIC_RELAXED);
+}
+
 unsigned g_failures(void)
 {
 	return __atomic_load_n(&failed, __ATOMIC_RELAXED);

@@ -24,6 +24,7 @@ void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
 		"%llx\n",
 		cpus, (unsigned long long)(uint64_t)secrets);
 	tests_discovery();
+	guest_end_if_asked();
 	tests_faults();
 	tests_pvalidate();
 	tests_rmp_2m();

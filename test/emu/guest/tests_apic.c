@@ -28,6 +28,8 @@
 #define X_TDCR 0x83Eu
 #define X_SELF_IPI 0x83Fu
 
+#define IOAPIC 0xFEC00000ull
+#define HPET 0xFED00000ull
 #define VEC_TIMER 0x40u
 #define VEC_SELF 0x41u
 #define VEC_PING 0x42u
@@ -200,12 +202,81 @@ static void timers(void)
 	g_wrmsr(X_LVT_TIMER, LVT_MASKED | VEC_TIMER);
 }
 
+/* MMIO through the GHCB, as Linux's #VC handler sends it: the virtual
+ * IO-APIC answers, other addresses read as no device, RAM is refused. */
+static uint64_t mmio(bool write, uint64_t gpa, unsigned len, uint64_t v)
+{
+	uint64_t info1 = ghcb_nae_mmio(ghcb_for_vc(), write, gpa, len, &v);
+
+	CHECK_EQ(info1, 0);
+	return v;
+}
+
+static void mmio_devices(void)
+{
+	uint64_t v = 0;
+
+	(void)mmio(true, IOAPIC, 4, 1); /* IOREGSEL: version */
+	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x170020);
+	(void)mmio(true, IOAPIC, 4, 0x10 + 2 * 4); /* pin 4, low half */
+	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x10000); /* masked */
+	(void)mmio(true, IOAPIC + 0x10, 4, 0x10024);
+	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x10024);
+	(void)mmio(true, IOAPIC, 4, 0x10 + 2 * 4 + 1); /* its destination */
+	(void)mmio(true, IOAPIC + 0x10, 4, 0x01000000);
+	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x01000000);
+	CHECK_EQ(mmio(false, HPET, 8, 0), ~0ull); /* no HPET */
+	mmio(true, HPET + 0x10, 8, 1);		  /* dropped */
+	CHECK_EQ(ghcb_nae_mmio(ghcb_for_vc(), false, G_MEM_BASE, 8, &v), 2);
+	CHECK_EQ(ghcb_nae_mmio(ghcb_for_vc(), false, IOAPIC, 9, &v), 2);
+}
+
+static void out8(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static uint8_t in8(uint16_t port)
+{
+	uint8_t v;
+
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static void out32(uint16_t port, uint32_t v)
+{
+	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static uint32_t in32(uint16_t port)
+{
+	uint32_t v;
+
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+/* Port I/O the machine keeps: the 8259s are virtual (Linux's probe
+ * writes and reads back the mask), PCI configuration is no device. */
+static void machine_ports(void)
+{
+	out8(0x21, 0xAB);
+	CHECK_EQ(in8(0x21), 0xAB);
+	out8(0x21, 0xFF);
+	CHECK_EQ(in8(0x20), 0);	   /* nothing pending */
+	out32(0xCF8, 0x80000000u); /* 00:00.0, the host bridge */
+	CHECK_EQ(in32(0xCFC), 0xFFFFFFFFu);
+}
+
 void tests_apic(void)
 {
-	g_section("virtual x2APIC: registers, self-IPI, timers");
+	g_section("virtual x2APIC (registers, self-IPI, timers), MMIO, ports");
 	registers();
 	self_ipi();
 	timers();
+	mmio_devices();
+	machine_ports();
 }
 
 void apic_ap_serve(unsigned idx)
