@@ -67,6 +67,7 @@ struct vapic {
 
 static struct vapic apics[MACHINE_MAX_CPUS];
 static unsigned apic_count;
+static bool told_mode; /* an undelivered IPI mode was logged */
 
 void hv_apic_init(unsigned ncpus)
 {
@@ -174,8 +175,10 @@ static void send_ipi(struct mcpu *c, uint64_t icr)
 	unsigned i;
 
 	if (mode != MODE_FIXED && mode != MODE_LOWEST) {
-		if (mode != MODE_INIT && mode != MODE_SIPI) {
-			mlog("vCPU %u: IPI delivery mode %u not delivered",
+		if (mode != MODE_INIT && mode != MODE_SIPI &&
+		    !__atomic_exchange_n(&told_mode, true, __ATOMIC_RELAXED)) {
+			mlog("vCPU %u: IPI delivery mode %u not delivered "
+			     "(said once)",
 			     c->index, mode);
 		}
 		return;
@@ -270,7 +273,9 @@ static uint32_t timer_current(const struct vapic *a)
 	    now >= a->expiry) {
 		return 0;
 	}
-	left_ns = (a->expiry - now) * 1000000ull / khz;
+	/* No overflow: the TSC left is below 2^50 (2^39 ns at most). */
+	left_ns = (a->expiry - now) / khz * 1000000ull +
+		  (a->expiry - now) % khz * 1000000ull / khz;
 	left_ns /= divisor(a);
 	return left_ns > a->tmict ? a->tmict : (uint32_t)left_ns;
 }

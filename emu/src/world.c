@@ -644,10 +644,7 @@ bool world_inject_intr(struct mcpu *c, unsigned vmpl, unsigned vector)
 		return false;
 	}
 	if (restricted_injection(c, vmpl)) {
-		mlog("vCPU %u VMPL%u: interrupt %u refused (Restricted "
-		     "Injection)",
-		     c->index, vmpl, vector);
-		return false;
+		return false; /* refused, as hardware refuses it */
 	}
 	c->hv_event[vmpl] = (vector & 0xFFu) | EVENT_TYPE_INTR | EVENT_VALID;
 	return true;
@@ -655,7 +652,11 @@ bool world_inject_intr(struct mcpu *c, unsigned vmpl, unsigned vector)
 
 void world_irq_window(struct mcpu *c, unsigned vmpl)
 {
-	c->irq_window[vmpl] = true;
+	/* A VMSA with Restricted Injection takes no virtual interrupt
+	 * either: no window that could never be used. */
+	if (!restricted_injection(c, vmpl)) {
+		c->irq_window[vmpl] = true;
+	}
 }
 
 /* Whether @vmpl takes an interrupt now: RFLAGS.IF and no interrupt
