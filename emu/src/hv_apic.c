@@ -207,6 +207,20 @@ static void send_ipi(struct mcpu *c, uint64_t icr)
 	}
 }
 
+void hv_apic_deliver(uint8_t dest, bool logical, unsigned vector)
+{
+	/* An xAPIC-format destination in x2APIC terms: 0xFF is everyone, a
+	 * logical bitmap names cluster 0. */
+	uint32_t d = dest == 0xFFu ? DEST_BROADCAST : dest;
+	unsigned i;
+
+	for (i = 0; i < apic_count; i++) {
+		if (dest_match(&apics[i], d, logical)) {
+			accept(i, vector);
+		}
+	}
+}
+
 static unsigned timer_mode(const struct vapic *a)
 {
 	return (a->lvt[1] >> LVT_MODE_SHIFT) & 3u;

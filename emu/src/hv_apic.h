@@ -29,6 +29,9 @@
 void hv_apic_init(unsigned ncpus);
 /** An x2APIC MSR or TSC_DEADLINE from @c's VMPL1: false is #GP. */
 bool hv_apic_msr(struct mcpu *c, bool write, uint32_t msr, uint64_t *val);
+/** An interrupt from the IO-APIC: @vector to the APICs an 8-bit
+ * destination names (physical ID, 0xFF all, or a logical bitmap). */
+void hv_apic_deliver(uint8_t dest, bool logical, unsigned vector);
 /** Before VMPL1 runs on @c: inject the highest pending interrupt if the
  * guest can take it now (@interruptible: RFLAGS.IF and no interrupt
  * shadow, as SEV-ES reports it), else ask for the interrupt window. */

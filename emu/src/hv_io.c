@@ -3,11 +3,17 @@
 
 #include "arch.h"
 #include "hv.h"
+#include "hv_ioapic.h"
 #include "hv_pic.h"
 #include "layout.h"
 
 #define COM1 0x3F8u
+#define COM1_IER (COM1 + 1)
+#define COM1_LCR (COM1 + 3)
 #define COM1_LSR (COM1 + 5)
+#define COM1_IRQ 4u /* IO-APIC pin of ISA IRQ 4 */
+#define IER_THRI 0x02u
+#define LCR_DLAB 0x80u
 #define LSR_IDLE 0x60u /* THR empty, transmitter empty */
 #define LINE_MAX 240u
 #define PCI_CONF_ADDR 0xCF8u
@@ -33,6 +39,24 @@ struct line {
 
 static struct line lines[MACHINE_MAX_CPUS][MACHINE_VMPLS];
 static uint16_t pm1_cnt; /* 0: none found */
+/* COM1's line control and interrupt enable as the guest wrote them: the
+ * bytes it sends never reach the UART, so the hypervisor raises its
+ * "transmitter empty" interrupt itself (on IO-APIC pin 4). */
+static uint8_t com1_lcr, com1_ier;
+
+/* A write to COM1's THR or IER: whether it is the line's data (else the
+ * divisor latch, with DLAB set, goes to the UART). */
+static bool com1_dlab(void)
+{
+	return (__atomic_load_n(&com1_lcr, __ATOMIC_RELAXED) & LCR_DLAB) != 0;
+}
+
+static void com1_thre(void)
+{
+	if ((__atomic_load_n(&com1_ier, __ATOMIC_RELAXED) & IER_THRI) != 0) {
+		hv_ioapic_raise(COM1_IRQ);
+	}
+}
 
 void hv_io_init(void)
 {
@@ -128,8 +152,18 @@ static bool machine_port(uint16_t port, unsigned size)
 void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 	   uint32_t *val)
 {
-	if (port == COM1 && !in && size == 1) {
+	if (port == COM1 && !in && size == 1 && !com1_dlab()) {
 		com1_byte(c, vmpl, (char)*val);
+		com1_thre(); /* sent at once: empty again */
+		return;
+	}
+	if (port == COM1_LCR && !in && size == 1) {
+		__atomic_store_n(&com1_lcr, (uint8_t)*val, __ATOMIC_RELAXED);
+	}
+	if (port == COM1_IER && !in && size == 1 && !com1_dlab()) {
+		__atomic_store_n(&com1_ier, (uint8_t)*val, __ATOMIC_RELAXED);
+		outb(port, (uint8_t)*val);
+		com1_thre(); /* THRI enabled with THR empty: at once */
 		return;
 	}
 	if (port == COM1_LSR && in && size == 1) {

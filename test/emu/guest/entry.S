@@ -169,7 +169,7 @@ exc_common:
 14:	hlt
 	jmp 14b
 
-/* Interrupts 0x40-0x43 (tests_apic.c): guest_irq(vector), then IRET. */
+/* Interrupts 0x40-0x44 (tests_apic.c): guest_irq(vector), then IRET. */
 	.macro IRQ n
 	.balign 16
 irq\n:
@@ -177,7 +177,7 @@ irq\n:
 	mov $\n, %eax
 	jmp irq_common
 	.endm
-	.irp n, 0x40,0x41,0x42,0x43
+	.irp n, 0x40,0x41,0x42,0x43,0x44
 	IRQ \n
 	.endr
 
@@ -212,7 +212,7 @@ irq_common:
 	.balign 8
 	.global guest_irq_table
 guest_irq_table:
-	.irp n, 0x40,0x41,0x42,0x43
+	.irp n, 0x40,0x41,0x42,0x43,0x44
 	.quad irq\n
 	.endr
 	.global guest_exc_table
@@ -229,7 +229,7 @@ gdt_ptr:
 	.word 23
 	.quad gdt
 idt_ptr:
-	.word 0x44 * 16 - 1
+	.word 0x45 * 16 - 1
 	.quad guest_idt
 
 	.bss

@@ -22,7 +22,7 @@ struct idt_entry {
 } __attribute__((packed));
 
 #define IRQ_FIRST 0x40u
-#define IRQ_COUNT 4u
+#define IRQ_COUNT 5u
 
 struct idt_entry guest_idt[IRQ_FIRST + IRQ_COUNT] __attribute__((aligned(16)));
 extern const uint64_t guest_exc_table[32];

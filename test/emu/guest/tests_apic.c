@@ -34,6 +34,7 @@
 #define VEC_SELF 0x41u
 #define VEC_PING 0x42u
 #define VEC_PONG 0x43u
+#define VEC_COM1 0x44u
 #define LVT_MASKED (1u << 16)
 #define TIMER_PERIODIC (1u << 17)
 #define TIMER_DEADLINE (2u << 17)
@@ -44,7 +45,7 @@
 #define SHORT 2000000ull
 #define PATIENCE 8000000000ull
 
-static unsigned irqs[4][CPUS];
+static unsigned irqs[5][CPUS];
 static bool ap_ready[CPUS];
 
 static unsigned count(unsigned vector, unsigned cpu)
@@ -58,7 +59,7 @@ void guest_irq(unsigned vector)
 {
 	unsigned cpu = g_apic_id() % CPUS;
 
-	if (vector >= VEC_TIMER && vector <= VEC_PONG) {
+	if (vector >= VEC_TIMER && vector <= VEC_COM1) {
 		__atomic_fetch_add(&irqs[vector - VEC_TIMER][cpu], 1,
 				   __ATOMIC_SEQ_CST);
 	}
@@ -202,35 +203,6 @@ static void timers(void)
 	g_wrmsr(X_LVT_TIMER, LVT_MASKED | VEC_TIMER);
 }
 
-/* MMIO through the GHCB, as Linux's #VC handler sends it: the virtual
- * IO-APIC answers, other addresses read as no device, RAM is refused. */
-static uint64_t mmio(bool write, uint64_t gpa, unsigned len, uint64_t v)
-{
-	uint64_t info1 = ghcb_nae_mmio(ghcb_for_vc(), write, gpa, len, &v);
-
-	CHECK_EQ(info1, 0);
-	return v;
-}
-
-static void mmio_devices(void)
-{
-	uint64_t v = 0;
-
-	(void)mmio(true, IOAPIC, 4, 1); /* IOREGSEL: version */
-	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x170020);
-	(void)mmio(true, IOAPIC, 4, 0x10 + 2 * 4); /* pin 4, low half */
-	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x10000); /* masked */
-	(void)mmio(true, IOAPIC + 0x10, 4, 0x10024);
-	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x10024);
-	(void)mmio(true, IOAPIC, 4, 0x10 + 2 * 4 + 1); /* its destination */
-	(void)mmio(true, IOAPIC + 0x10, 4, 0x01000000);
-	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x01000000);
-	CHECK_EQ(mmio(false, HPET, 8, 0), ~0ull); /* no HPET */
-	mmio(true, HPET + 0x10, 8, 1);		  /* dropped */
-	CHECK_EQ(ghcb_nae_mmio(ghcb_for_vc(), false, G_MEM_BASE, 8, &v), 2);
-	CHECK_EQ(ghcb_nae_mmio(ghcb_for_vc(), false, IOAPIC, 9, &v), 2);
-}
-
 static void out8(uint16_t port, uint8_t v)
 {
 	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
@@ -255,6 +227,48 @@ static uint32_t in32(uint16_t port)
 
 	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
 	return v;
+}
+
+/* MMIO through the GHCB, as Linux's #VC handler sends it: the virtual
+ * IO-APIC answers, other addresses read as no device, RAM is refused. */
+static uint64_t mmio(bool write, uint64_t gpa, unsigned len, uint64_t v)
+{
+	uint64_t info1 = ghcb_nae_mmio(ghcb_for_vc(), write, gpa, len, &v);
+
+	CHECK_EQ(info1, 0);
+	return v;
+}
+
+static void mmio_devices(void)
+{
+	uint64_t v = 0;
+	unsigned before;
+
+	(void)mmio(true, IOAPIC, 4, 1); /* IOREGSEL: version */
+	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x170020);
+	(void)mmio(true, IOAPIC, 4, 0x10 + 2 * 4); /* pin 4, low half */
+	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x10000); /* masked */
+	(void)mmio(true, IOAPIC + 0x10, 4, 0x10024);
+	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x10024);
+	(void)mmio(true, IOAPIC, 4, 0x10 + 2 * 4 + 1); /* its destination */
+	(void)mmio(true, IOAPIC + 0x10, 4, 0x01000000);
+	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x01000000);
+	CHECK_EQ(mmio(false, HPET, 8, 0), ~0ull); /* no HPET */
+	mmio(true, HPET + 0x10, 8, 1);		  /* dropped */
+	/* COM1's THRE interrupt through IO-APIC pin 4 to this CPU, as the
+	 * 8250 driver enables it. */
+	(void)mmio(true, IOAPIC, 4, 0x10 + 2 * 4 + 1);
+	(void)mmio(true, IOAPIC + 0x10, 4, g_apic_id() << 24);
+	(void)mmio(true, IOAPIC, 4, 0x10 + 2 * 4);
+	(void)mmio(true, IOAPIC + 0x10, 4, VEC_COM1);
+	before = count(VEC_COM1, g_apic_id());
+	out8(0x3F9, 0x02); /* IER: THRI */
+	irq_window();
+	out8(0x3F9, 0);
+	CHECK_EQ(count(VEC_COM1, g_apic_id()), before + 1);
+	(void)mmio(true, IOAPIC + 0x10, 4, 0x10000 | VEC_COM1);
+	CHECK_EQ(ghcb_nae_mmio(ghcb_for_vc(), false, G_MEM_BASE, 8, &v), 2);
+	CHECK_EQ(ghcb_nae_mmio(ghcb_for_vc(), false, IOAPIC, 9, &v), 2);
 }
 
 /* Port I/O the machine keeps: the 8259s are virtual (Linux's probe
