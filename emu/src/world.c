@@ -361,6 +361,10 @@ static void raise_vc(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 		     uint64_t code)
 {
 	if (!vc_deliver(a, vmpl, VEC_VC, code)) {
+		mlog("vCPU %u VMPL%u: #VC %llx, IDT %llx limit %x, RSP %llx",
+		     c->index, vmpl, (unsigned long long)code,
+		     (unsigned long long)a->idtr.base, a->idtr.limit,
+		     (unsigned long long)a->rsp);
 		shutdown(c, vmpl, a, "#VC cannot be delivered (triple fault)");
 	}
 }
@@ -433,6 +437,38 @@ static void exit_msr(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 	a->rip += MSR_INSN_LEN;
 }
 
+/*
+ * SEV: the CPU walks a guest's page tables as private memory whatever the
+ * C-bit in CR3 says (Linux's decompressor loads CR3 without it). QEMU
+ * walks through the alias CR3 names, so a walk from a CR3 without the
+ * C-bit faults on the shared alias: the hardware role sets the C-bit in
+ * the VMCB's CR3 (Linux masks it off wherever it reads CR3) and the walk
+ * runs again. A table entry without it is not fixed so.
+ */
+static bool walk_private(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+			 uint64_t info1, uint64_t gpa)
+{
+	struct vmcb_save *s = &c->vmcb[vmpl]->save;
+	uint64_t page = gpa & ~(PAGE - 1);
+	bool ok;
+
+	if ((info1 & NPF_PT_WALK) == 0 || (gpa & MACHINE_C_MASK) != 0 ||
+	    (s->cr3 & MACHINE_C_MASK) != 0 ||
+	    (s->cr3 & 0x000FFFFFFFFFF000ull) != page ||
+	    guest_ptr(page, PAGE) == NULL) {
+		return false;
+	}
+	rmp_lock();
+	ok = rmp_check_access(&machine_rmp, vmpl, page, RMP_PERM_READ) ==
+	     RMP_ACCESS_OK;
+	rmp_unlock();
+	if (ok) {
+		a->cr3 |= MACHINE_C_MASK;
+		c->flush_self = true;
+	}
+	return ok;
+}
+
 /* #NPF. The nested tables map exactly what the RMP allows, so this is an
  * access the RMP refuses, or one a stale translation missed. */
 static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
@@ -442,6 +478,9 @@ static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 	unsigned perm = RMP_PERM_READ;
 	enum rmp_fault fault = RMP_FAULT_NPF;
 
+	if (walk_private(c, vmpl, a, info1, gpa)) {
+		return; /* the walk runs again, privately */
+	}
 	if ((info1 & NPF_WRITE) != 0) {
 		perm |= RMP_PERM_WRITE;
 	}
