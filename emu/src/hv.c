@@ -34,8 +34,10 @@ static unsigned vmpl0_runs; /* RUN_VMPL requests from VMPL0 (inject-ri) */
 static struct mlock term_lock;
 static struct kvm kvm;
 static struct kvm_vcpu kvm_vcpus[MACHINE_MAX_CPUS];
-/* The VMPL whose VMGEXIT CPU i serves now (the ops are per vCPU). */
+/* The VMPL whose VMGEXIT CPU i serves now (the ops are per vCPU), and
+ * the GHCB MSR it came with (for the log when the guest is ended). */
 static unsigned exit_vmpl[MACHINE_MAX_CPUS];
+static uint64_t exit_msr[MACHINE_MAX_CPUS];
 
 void hv_cpuid_table(struct snp_cpuid_table *t)
 {
@@ -211,6 +213,20 @@ static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 	hv_io_flush();
 	mlog("vCPU %u VMPL%u asked to terminate: reason set %u code %u",
 	     v->index, vmpl, set, code);
+	if (set == 0 && code == 0) { /* also KVM's own kill */
+		uint8_t *g = guest_ptr(v->ghcb_gpa[vmpl], PAGE);
+		uint64_t sw[3] = {0, 0, 0};
+
+		if (g != NULL) {
+			memcpy(sw, g + GHCB_OFF_SW_EXIT_CODE, sizeof(sw));
+		}
+		mlog("  GHCB MSR %llx, registered GHCB %llx: exit code %llx, "
+		     "info %llx %llx",
+		     (unsigned long long)exit_msr[v->index],
+		     (unsigned long long)v->ghcb_gpa[vmpl],
+		     (unsigned long long)sw[0], (unsigned long long)sw[1],
+		     (unsigned long long)sw[2]);
+	}
 	hv_stop(vmpl == 0 ? MACHINE_EXIT_SVSM_TERM : MACHINE_EXIT_GUEST_TERM);
 }
 
@@ -261,6 +277,7 @@ void hv_init(enum hv_mode m)
 uint64_t hv_vmgexit(struct mcpu *c, unsigned vmpl, uint64_t msr)
 {
 	exit_vmpl[c->index] = vmpl;
+	exit_msr[c->index] = msr;
 	return kvm_vmgexit(&kvm, &kvm_vcpus[c->index], vmpl, msr);
 }
 
