@@ -5,6 +5,15 @@
 
 #define MSR_APIC_BASE 0x1Bu
 #define MSR_PATCH_LEVEL 0x8Bu
+#define MSR_MTRR_CAP 0xFEu
+#define MSR_MTRR_VAR_FIRST 0x200u
+#define MSR_MTRR_VAR_LAST 0x20Fu
+#define MSR_MTRR_FIX_64K 0x250u
+#define MSR_MTRR_FIX_16K_FIRST 0x258u
+#define MSR_MTRR_FIX_16K_LAST 0x259u
+#define MSR_MTRR_FIX_4K_FIRST 0x268u
+#define MSR_MTRR_FIX_4K_LAST 0x26Fu
+#define MSR_MTRR_DEF_TYPE 0x2FFu
 #define MSR_MCG_CAP 0x179u
 #define MSR_MCG_STATUS 0x17Au
 #define MSR_DEBUGCTL 0x1D9u
@@ -22,6 +31,8 @@
 /* HWCR bits KVM lets a guest set (kvm_set_msr_common, MSR_K7_HWCR). */
 #define HWCR_WRITABLE (0x8ull | 0x40ull | 0x100ull | 0x40000ull)
 #define DE_CFG_LFENCE_SERIALIZE (1ull << 1)
+/* KVM's MTRRcap: 8 variable ranges, fixed ranges, write-combining. */
+#define MTRR_CAP (0x500ull | 8u)
 /* KVM's default microcode revision (kvm_arch_vcpu_create). */
 #define MICROCODE_VERSION 0x100000000ull
 
@@ -37,6 +48,19 @@ static uint64_t apic_base(const struct mcpu *c)
 {
 	return APIC_BASE_ADDR | APIC_BASE_EN | APIC_BASE_EXTD |
 	       (c->index == 0 ? APIC_BASE_BSP : 0);
+}
+
+/* The MTRRs KVM emulates: they mean nothing to memory types here (QEMU
+ * has none), so a read is 0 (MTRRs off) and a write is taken and
+ * dropped. */
+static bool mtrr(uint32_t msr)
+{
+	return msr == MSR_MTRR_DEF_TYPE ||
+	       (msr >= MSR_MTRR_VAR_FIRST && msr <= MSR_MTRR_VAR_LAST) ||
+	       msr == MSR_MTRR_FIX_64K ||
+	       (msr >= MSR_MTRR_FIX_16K_FIRST &&
+		msr <= MSR_MTRR_FIX_16K_LAST) ||
+	       (msr >= MSR_MTRR_FIX_4K_FIRST && msr <= MSR_MTRR_FIX_4K_LAST);
 }
 
 static bool read_only(bool write, uint64_t *val, uint64_t v)
@@ -57,7 +81,15 @@ bool hv_msr(struct mcpu *c, unsigned vmpl, bool write, uint32_t msr,
 	    msr == MSR_TSC_DEADLINE) {
 		return vmpl == HV_APIC_VMPL && hv_apic_msr(c, write, msr, val);
 	}
+	if (mtrr(msr)) {
+		if (!write) {
+			*val = 0;
+		}
+		return true;
+	}
 	switch (msr) {
+	case MSR_MTRR_CAP:
+		return read_only(write, val, MTRR_CAP);
 	case MSR_APIC_BASE:
 		if (write) {
 			/* No mode change: x2APIC stays on. */
