@@ -30,6 +30,7 @@
 #include "rmp.h"
 #include "vc.h"
 #include "walk.h"
+#include "xsave.h"
 
 #define SEV_STATUS_SEV 0x1ull
 #define SEV_STATUS_ES 0x2ull
@@ -102,7 +103,9 @@ static void vmcb_init(struct vmcb *vmcb, unsigned vmpl)
 	struct vmcb_control *ctl = &vmcb->control;
 
 	memset(vmcb, 0, sizeof(*vmcb));
-	ctl->intercept_exc = 1u << VEC_UD; /* the SNP instructions */
+	/* #UD: the SNP instructions and XSAVEC; #GP: XRSTOR of a compacted
+	 * area (xsave.h). */
+	ctl->intercept_exc = (1u << VEC_UD) | (1u << VEC_GP);
 	ctl->intercept1 = VMCB_I1_INTR | VMCB_I1_NMI | VMCB_I1_SMI |
 			  VMCB_I1_INIT | VMCB_I1_CPUID | VMCB_I1_HLT |
 			  VMCB_I1_INVLPGA | VMCB_I1_IOIO | VMCB_I1_MSR |
@@ -564,8 +567,13 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	case SVM_EXIT_NPF:
 		exit_npf(c, vmpl, a, ctl->exit_info_1, ctl->exit_info_2);
 		break;
-	case SVM_EXIT_UD:
-		switch (insn_ud(c, vmpl, a)) {
+	case SVM_EXIT_UD: {
+		enum insn_result r = insn_ud(c, vmpl, a);
+
+		if (r == INSN_UD) {
+			r = xsave_ud(c, vmpl, a);
+		}
+		switch (r) {
 		case INSN_DONE:
 			break;
 		case INSN_UD:
@@ -574,6 +582,12 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 		case INSN_GP:
 			inject_hw(c, VEC_GP, true, 0);
 			break;
+		}
+		break;
+	}
+	case SVM_EXIT_EXCP_BASE + VEC_GP:
+		if (!xsave_gp(c, vmpl, a)) { /* the guest's own #GP */
+			inject_hw(c, VEC_GP, true, (uint32_t)ctl->exit_info_1);
 		}
 		break;
 	case SVM_EXIT_VINTR: /* the window is open: the loop injects */

@@ -86,6 +86,20 @@ probe_insn_vmmcall:
 11:	movq $0, probe_rip(%rip)
 	ret
 
+/* int probe_xrstor(void *area) */
+	.global probe_xrstor
+probe_xrstor:
+	lea 18f(%rip), %rax
+	mov %rax, probe_fixup(%rip)
+	lea 17f(%rip), %rax
+	mov %rax, probe_rip(%rip)
+	mov $3, %eax
+	xor %edx, %edx
+17:	xrstor64 (%rdi)
+	xor %eax, %eax
+18:	movq $0, probe_rip(%rip)
+	ret
+
 /* uint32_t insn_rmpadjust(uint64_t va, uint64_t size, uint64_t attrs) */
 	.global insn_rmpadjust
 insn_rmpadjust:

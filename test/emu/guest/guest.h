@@ -118,6 +118,9 @@ void tests_memory(void);
 void tests_hostile(void);
 void tests_vcpu(void);
 void tests_apic(void);
+void tests_xsavec(void);
+/** XRSTOR64 of @area with RFBM x87|SSE: 0 or the fault's vector + 1. */
+int probe_xrstor(void *area);
 /** IPIs to the APs now online (not @skip, busy elsewhere): each answers
  * the BSP's with one of its own. */
 void tests_apic_ipi(unsigned skip);

@@ -32,6 +32,7 @@ void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
 	tests_memory();
 	tests_hostile();
 	tests_apic();
+	tests_xsavec();
 	tests_vcpu();
 	tests_vtpm();
 	tests_attest();
