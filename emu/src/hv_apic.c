@@ -51,7 +51,11 @@
 #define MIN_PERIOD_NS 200000ull
 #define LVT_COUNT 7u /* CMCI, timer, thermal, perf, LINT0, LINT1, error */
 
+enum apic_mode { APIC_OFF, APIC_XAPIC, APIC_X2APIC };
+
 struct vapic {
+	enum apic_mode mode; /* APIC_BASE's EN and EXTD */
+	uint32_t ldr_x, dfr; /* xAPIC mode's logical ID and model */
 	uint32_t id, ldr;
 	uint32_t tpr, svr, esr;
 	uint32_t lvt[LVT_COUNT]; /* [0]: CMCI, [1..6]: 0x832..0x837 */
@@ -83,6 +87,8 @@ void hv_apic_init(unsigned ncpus)
 		/* x2APIC logical ID: cluster (ID / 16), bit (ID % 16). */
 		a->ldr = ((id >> 4) << 16) | (1u << (id & 0xFu));
 		a->svr = 0xFFu; /* software-disabled */
+		a->mode = APIC_X2APIC;
+		a->dfr = 0xFFFFFFFFu;
 		for (j = 0; j < LVT_COUNT; j++) {
 			a->lvt[j] = LVT_MASKED;
 		}
@@ -153,8 +159,31 @@ static void accept(unsigned i, unsigned vector)
 	}
 }
 
+/* An xAPIC-format (8-bit) destination: physical ID or 0xFF, or logical
+ * in the flat or cluster model of the target's DFR. */
+static bool dest_match8(const struct vapic *a, uint8_t dest, bool logical)
+{
+	uint8_t ldr = (uint8_t)(a->ldr_x >> 24);
+
+	if (dest == 0xFFu) {
+		return true;
+	}
+	if (!logical) {
+		return dest == a->id;
+	}
+	if ((a->dfr >> 28) == 0xFu) { /* flat */
+		return (dest & ldr) != 0;
+	}
+	return (dest >> 4) == (ldr >> 4) && (dest & ldr & 0xFu) != 0;
+}
+
 static bool dest_match(const struct vapic *a, uint32_t dest, bool logical)
 {
+	if (a->mode == APIC_XAPIC) {
+		return dest_match8(
+			a, (uint8_t)(dest == DEST_BROADCAST ? 0xFFu : dest),
+			logical);
+	}
 	if (!logical) {
 		return dest == DEST_BROADCAST || dest == a->id;
 	}
@@ -173,6 +202,10 @@ static void send_ipi(struct mcpu *c, uint64_t icr)
 	unsigned mode = ICR_MODE(icr), vector = (unsigned)icr & 0xFFu;
 	uint32_t dest = (uint32_t)(icr >> 32);
 	unsigned i;
+
+	if (apic_of(c)->mode == APIC_XAPIC) { /* ICR[63:56], 8 bits */
+		dest = (dest >> 24) == 0xFFu ? DEST_BROADCAST : dest >> 24;
+	}
 
 	if (mode != MODE_FIXED && mode != MODE_LOWEST) {
 		if (mode != MODE_INIT && mode != MODE_SIPI &&
@@ -513,6 +546,10 @@ bool hv_apic_msr(struct mcpu *c, bool write, uint32_t msr, uint64_t *val)
 {
 	struct vapic *a = apic_of(c);
 
+	if (a->mode == APIC_OFF ||
+	    (a->mode != APIC_X2APIC && msr != MSR_TSC_DEADLINE)) {
+		return false; /* KVM: the x2APIC MSRs need x2APIC mode */
+	}
 	if (msr == MSR_TSC_DEADLINE) {
 		if (!write) {
 			*val = timer_mode(a) == TIMER_DEADLINE ? a->deadline
@@ -531,4 +568,95 @@ bool hv_apic_msr(struct mcpu *c, bool write, uint32_t msr, uint64_t *val)
 		return false;
 	}
 	return write ? apic_write(c, a, msr, *val) : apic_read(a, msr, val);
+}
+
+uint64_t hv_apic_base_mode(struct mcpu *c)
+{
+	return (uint64_t)apic_of(c)->mode;
+}
+
+/* KVM's APIC_BASE transitions: x2APIC may only be left to disabled, and
+ * entered only from xAPIC. */
+bool hv_apic_set_mode(struct mcpu *c, bool en, bool extd)
+{
+	struct vapic *a = apic_of(c);
+	enum apic_mode to = !en ? APIC_OFF : extd ? APIC_X2APIC : APIC_XAPIC;
+
+	if ((!en && extd) || (a->mode == APIC_X2APIC && to == APIC_XAPIC) ||
+	    (a->mode == APIC_OFF && to == APIC_X2APIC)) {
+		return false;
+	}
+	if (a->mode == APIC_OFF && to == APIC_XAPIC) {
+		a->ldr_x = 0;
+		a->dfr = 0xFFFFFFFFu;
+	}
+	a->mode = to;
+	return true;
+}
+
+/* xAPIC MMIO: the same registers at offset / 16 + 0x800, but the ID, the
+ * logical ID and model, the two halves of the ICR and EOI's value. */
+bool hv_apic_mmio(struct mcpu *c, uint32_t off, bool write, uint32_t *val)
+{
+	struct vapic *a = apic_of(c);
+	uint32_t msr = MSR_X2APIC_FIRST + off / 16;
+	uint64_t v = *val;
+
+	if (a->mode != APIC_XAPIC || (off & 0xFu) != 0) {
+		return false;
+	}
+	switch (msr) {
+	case X_ID:
+		if (!write) {
+			*val = a->id << 24;
+		}
+		return true;
+	case X_LDR:
+		if (write) {
+			a->ldr_x = *val & 0xFF000000u;
+		} else {
+			*val = a->ldr_x;
+		}
+		return true;
+	case 0x80Eu: /* DFR */
+		if (write) {
+			a->dfr = *val | 0x0FFFFFFFu;
+		} else {
+			*val = a->dfr;
+		}
+		return true;
+	case X_EOI:
+		if (write) {
+			eoi(a);
+		}
+		return true;
+	case X_ICR:
+		if (write) {
+			a->icr = (a->icr & 0xFFFFFFFF00000000ull) | *val;
+			send_ipi(c, a->icr & ~ICR_RESERVED);
+		} else {
+			*val = (uint32_t)a->icr;
+		}
+		return true;
+	case X_ICR + 1: /* ICR high: the destination */
+		if (write) {
+			a->icr = (a->icr & 0xFFFFFFFFull) |
+				 ((uint64_t)(*val & 0xFF000000u) << 32);
+		} else {
+			*val = (uint32_t)(a->icr >> 32);
+		}
+		return true;
+	case X_SELF_IPI:
+		return false; /* x2APIC only */
+	default:
+		break;
+	}
+	if (write) {
+		return apic_write(c, a, msr, v);
+	}
+	if (!apic_read(a, msr, &v)) {
+		return false;
+	}
+	*val = (uint32_t)v;
+	return true;
 }

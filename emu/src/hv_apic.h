@@ -32,6 +32,13 @@ bool hv_apic_msr(struct mcpu *c, bool write, uint32_t msr, uint64_t *val);
 /** An interrupt from the IO-APIC: @vector to the APICs an 8-bit
  * destination names (physical ID, 0xFF all, or a logical bitmap). */
 void hv_apic_deliver(uint8_t dest, bool logical, unsigned vector);
+/** The APIC's mode (0 off, 1 xAPIC, 2 x2APIC) and KVM's transitions
+ * through APIC_BASE: false is #GP. */
+uint64_t hv_apic_base_mode(struct mcpu *c);
+bool hv_apic_set_mode(struct mcpu *c, bool en, bool extd);
+/** xAPIC mode's MMIO page (0xFEE00000): a 32-bit access at @off; false
+ * when the APIC is not in xAPIC mode or there is no register there. */
+bool hv_apic_mmio(struct mcpu *c, uint32_t off, bool write, uint32_t *val);
 /** Before VMPL1 runs on @c: inject the highest pending interrupt if the
  * guest can take it now (@interruptible: RFLAGS.IF and no interrupt
  * shadow, as SEV-ES reports it), else ask for the interrupt window. */

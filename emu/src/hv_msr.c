@@ -42,11 +42,15 @@ struct vmsrs {
 
 static struct vmsrs msrs[MACHINE_MAX_CPUS];
 
-/* The APIC starts, and stays, enabled in x2APIC mode: Linux then takes
- * "x2apic: enabled by BIOS" and reaches the APIC only through MSRs. */
-static uint64_t apic_base(const struct mcpu *c)
+/* The APIC starts enabled in x2APIC mode ("x2apic: enabled by BIOS");
+ * Linux without IRQ remapping turns it back to xAPIC, whose registers
+ * are MMIO (hv_mmio.c). */
+static uint64_t apic_base(struct mcpu *c)
 {
-	return APIC_BASE_ADDR | APIC_BASE_EN | APIC_BASE_EXTD |
+	uint64_t mode = hv_apic_base_mode(c);
+
+	return APIC_BASE_ADDR | (mode != 0 ? APIC_BASE_EN : 0) |
+	       (mode == 2 ? APIC_BASE_EXTD : 0) |
 	       (c->index == 0 ? APIC_BASE_BSP : 0);
 }
 
@@ -92,9 +96,13 @@ bool hv_msr(struct mcpu *c, unsigned vmpl, bool write, uint32_t msr,
 		return read_only(write, val, MTRR_CAP);
 	case MSR_APIC_BASE:
 		if (write) {
-			/* No mode change: x2APIC stays on. */
-			return (*val & ~APIC_BASE_BSP) ==
-			       (apic_base(c) & ~APIC_BASE_BSP);
+			/* The base stays; the mode moves as KVM lets it. */
+			if ((*val & ~(APIC_BASE_BSP | APIC_BASE_EN |
+				      APIC_BASE_EXTD)) != APIC_BASE_ADDR) {
+				return false;
+			}
+			return hv_apic_set_mode(c, (*val & APIC_BASE_EN) != 0,
+						(*val & APIC_BASE_EXTD) != 0);
 		}
 		*val = apic_base(c);
 		return true;

@@ -147,6 +147,7 @@ void machine_main(uint32_t start_info_pa)
 	}
 	cpus_init_bsp(cpus);
 	lapic_timer_calibrate();
+	mlog("TSC %llu kHz", (unsigned long long)lapic_tsc_khz());
 	hv_init(hv_mode_from_fwcfg());
 	if (!fwcfg_file("opt/csvsm/igvm", &image_size, &sel) ||
 	    image_size == 0 || image_size > IGVM_MAX) {

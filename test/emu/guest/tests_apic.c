@@ -285,6 +285,24 @@ static void machine_ports(void)
 	CHECK_EQ(in32(0xCFC), 0xFFFFFFFFu);
 }
 
+/* Linux without IRQ remapping leaves x2APIC for xAPIC (through
+ * disabled, as KVM allows), whose registers are MMIO; and back. */
+static void apic_modes(void)
+{
+	uint64_t base = g_rdmsr(MSR_APIC_BASE);
+	uint32_t id = g_apic_id();
+
+	g_wrmsr(MSR_APIC_BASE, base & ~0xC00ull); /* disabled */
+	CHECK_EQ(g_rdmsr(MSR_APIC_BASE) & 0xC00, 0);
+	g_wrmsr(MSR_APIC_BASE, (base & ~0xC00ull) | 0x800); /* xAPIC */
+	CHECK_EQ(mmio(false, 0xFEE00020ull, 4, 0), (uint64_t)id << 24);
+	CHECK_EQ(mmio(false, 0xFEE00030ull, 4, 0) & 0xFF, 0x14);
+	CHECK_EQ(mmio(false, 0xFEE000F0ull, 4, 0), 0x1FF); /* SVR kept */
+	CHECK_THAT(gp(false, X_ID, 0), "#GP: an x2APIC MSR in xAPIC mode");
+	g_wrmsr(MSR_APIC_BASE, base); /* x2APIC again */
+	CHECK_EQ(g_rdmsr(X_ID), id);
+}
+
 void tests_apic(void)
 {
 	g_section("virtual x2APIC (registers, self-IPI, timers), MMIO, ports");
@@ -292,6 +310,7 @@ void tests_apic(void)
 	self_ipi();
 	timers();
 	mmio_devices();
+	apic_modes();
 	machine_ports();
 }
 
