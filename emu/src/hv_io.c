@@ -9,7 +9,15 @@
 
 #define COM1 0x3F8u
 #define COM1_IER (COM1 + 1)
+#define COM1_IIR (COM1 + 2) /* FCR when written */
 #define COM1_LCR (COM1 + 3)
+#define IER_RDI 0x01u
+#define IIR_NO_INT 0x01u
+#define IIR_THRI 0x02u
+#define IIR_RDI 0x04u
+#define IIR_FIFO 0xC0u
+#define FCR_ENABLE 0x01u
+#define LSR_DR 0x01u
 #define COM1_LSR (COM1 + 5)
 #define COM1_IRQ 4u /* IO-APIC pin of ISA IRQ 4 */
 #define IER_THRI 0x02u
@@ -42,7 +50,7 @@ static uint16_t pm1_cnt; /* 0: none found */
 /* COM1's line control and interrupt enable as the guest wrote them: the
  * bytes it sends never reach the UART, so the hypervisor raises its
  * "transmitter empty" interrupt itself (on IO-APIC pin 4). */
-static uint8_t com1_lcr, com1_ier;
+static uint8_t com1_lcr, com1_ier, com1_fcr;
 
 /* A write to COM1's THR or IER: whether it is the line's data (else the
  * divisor latch, with DLAB set, goes to the UART). */
@@ -155,6 +163,28 @@ void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 	if (port == COM1 && !in && size == 1 && !com1_dlab()) {
 		com1_byte(c, vmpl, (char)*val);
 		com1_thre(); /* sent at once: empty again */
+		return;
+	}
+	/* The interrupt identification is the guest's UART's, not the
+	 * physical one's (whose THR the machine's own console keeps busy):
+	 * received data if any, else "transmitter empty" if enabled. */
+	if (port == COM1_IIR && size == 1) {
+		uint8_t ier = __atomic_load_n(&com1_ier, __ATOMIC_RELAXED);
+		uint8_t fifo = (__atomic_load_n(&com1_fcr, __ATOMIC_RELAXED) &
+				FCR_ENABLE) != 0
+				       ? IIR_FIFO
+				       : 0;
+
+		if (!in) {
+			__atomic_store_n(&com1_fcr, (uint8_t)*val,
+					 __ATOMIC_RELAXED);
+			outb(port, (uint8_t)*val);
+		} else if ((ier & IER_RDI) != 0 && (inb(COM1_LSR) & LSR_DR)) {
+			*val = IIR_RDI | fifo;
+		} else {
+			*val = ((ier & IER_THRI) != 0 ? IIR_THRI : IIR_NO_INT) |
+			       fifo;
+		}
 		return;
 	}
 	if (port == COM1_LCR && !in && size == 1) {
