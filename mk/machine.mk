@@ -55,6 +55,7 @@ emu-check: $(MACHINE_ELF) $(EMU_IMAGE) $(BIN)/csvsm-verify $(PKI_FILES)
 # hostile hypervisor behaviour ends as its victim must end it: the PSP
 # refuses a lying CPUID page, the snp firmware terminates with its named
 # reason (status 253, and the reason's name in its log).
+comma := ,
 EMU_BAD := truncated checksum vmsa-outside page-outside
 define emu_expect
 	@scripts/emu-run.sh --image $(1) --smp 1 --expect $(2) --timeout 240 \
@@ -77,3 +78,5 @@ emu-hostile-check: $(MACHINE_ELF) $(EMU_IMAGE)
 	$(call emu_expect,$(EMU_IMAGE),253,inject-ri,--hv inject-ri,TERM_CSVSM_UNEXPECTED_EVENT)
 	$(call emu_expect,$(EMU_IMAGE),253,flip-shared,--hv flip-shared,TERM_CSVSM_GUEST_MSG_TAMPERED)
 	$(call emu_expect,$(EMU_IMAGE),253,flip-psc,--hv flip-psc,asked to terminate: reason set 3 code 6)
+	$(call emu_expect,$(EMU_IMAGE),245,guest-poweroff,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=poweroff,VMPL1: ACPI power-off)
+	$(call emu_expect,$(EMU_IMAGE),243,guest-reset,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=reset,VMPL1: reset (0xCF9))

@@ -6,7 +6,8 @@
 #                      [--log FILE] [-- EXTRA-QEMU-ARGS...]
 # QEMU's status is (value << 1) | 1 of what was written to isa-debug-exit:
 # 33 the guest passed, 35 the guest reported failures, 37 the guest asked
-# to terminate, 249 the PSP refused the launch, 251 a vCPU shut down,
+# to terminate, 243 the guest reset the VM, 245 the guest powered off
+# (ACPI), 249 the PSP refused the launch, 251 a vCPU shut down,
 # 253 the SVSM (VMPL0) asked to terminate, 255 the machine panicked.
 # --check: fail unless the guest passed with "0 failed" and the machine's
 # launch measurement equals `csvsm-igvm measure IMAGE`.
@@ -65,6 +66,8 @@ case $status in
 35) what="guest reported failures" ;;
 37) what="guest asked to terminate" ;;
 124 | 137) what="timeout after ${timeout_s}s" ;;
+243) what="the guest reset the VM" ;;
+245) what="the guest powered off" ;;
 249) what="the PSP refused the launch" ;;
 251) what="a vCPU shut down" ;;
 253) what="the SVSM terminated" ;;

@@ -9,6 +9,8 @@
 #define LEAF_EXT_ADDR 0x80000008u
 #define LEAF_SVM 0x8000000Au
 #define LEAF_SEV 0x8000001Fu
+#define LEAF_XSAVE 0xDu
+#define XSAVE1_EAX_XSAVEC (1u << 1) /* emulated (xsave.c) */
 #define EXT_ECX_SVM (1u << 2)
 #define ADDR_EBX_INVLPGB (1u << 3)
 /* 0x8000001F EAX: SEV, SEV-ES, SEV-SNP, VMPL. */
@@ -21,6 +23,11 @@ struct hw_cpuid hw_cpuid(uint32_t leaf, uint32_t subleaf)
 	struct hw_cpuid out = {r.eax, r.ebx, r.ecx, r.edx};
 
 	switch (leaf) {
+	case LEAF_XSAVE:
+		if (subleaf == 1) {
+			out.eax |= XSAVE1_EAX_XSAVEC;
+		}
+		break;
 	case LEAF_EXT_MAX:
 		if (out.eax < LEAF_SEV) {
 			out.eax = LEAF_SEV;

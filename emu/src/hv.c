@@ -18,8 +18,11 @@
 #include "abi/ghcb.h"
 
 #include "../../src/kvmmodel/kvm.h"
+#include "hv_apic.h"
 #include "hv_cpuid.h"
 #include "hv_io.h"
+#include "hv_mmio.h"
+#include "hv_msr.h"
 #include "layout.h"
 #include "psp.h"
 #include "rmp.h"
@@ -31,8 +34,10 @@ static unsigned vmpl0_runs; /* RUN_VMPL requests from VMPL0 (inject-ri) */
 static struct mlock term_lock;
 static struct kvm kvm;
 static struct kvm_vcpu kvm_vcpus[MACHINE_MAX_CPUS];
-/* The VMPL whose VMGEXIT CPU i serves now (the ops are per vCPU). */
+/* The VMPL whose VMGEXIT CPU i serves now (the ops are per vCPU), and
+ * the GHCB MSR it came with (for the log when the guest is ended). */
 static unsigned exit_vmpl[MACHINE_MAX_CPUS];
+static uint64_t exit_msr[MACHINE_MAX_CPUS];
 
 void hv_cpuid_table(struct snp_cpuid_table *t)
 {
@@ -97,11 +102,7 @@ static bool op_msr(struct kvm *k, struct kvm_vcpu *v, bool write, uint32_t msr,
 		   uint64_t *val)
 {
 	(void)k;
-	(void)v;
-	(void)write;
-	(void)msr;
-	(void)val;
-	return false; /* no MSR is KVM's to give this guest yet: #GP */
+	return hv_msr(cpu_of(v), exit_vmpl[v->index], write, msr, val);
 }
 
 static void op_cpuid(struct kvm *k, uint32_t leaf, uint32_t subleaf,
@@ -179,11 +180,28 @@ static uint64_t op_ap_create(struct kvm *k, struct kvm_vcpu *v,
 	return 0;
 }
 
+static bool op_mmio(struct kvm *k, struct kvm_vcpu *v, uint64_t gpa,
+		    unsigned len, bool write, uint8_t data[8])
+{
+	(void)k;
+	hv_mmio(cpu_of(v), exit_vmpl[v->index], gpa, len, write, data);
+	return true;
+}
+
 static uint64_t op_guest_request(struct kvm *k, const void *req, void *rsp,
 				 void *certs, size_t *certs_len)
 {
 	(void)k;
 	return psp_serve_request(req, rsp, certs, certs_len);
+}
+
+/* Linux's CPU offline: held until AP Creation gives the vCPU a new VMSA
+ * (no SIPI wakes an SNP vCPU). */
+static bool op_ap_hlt_loop(struct kvm *k, struct kvm_vcpu *v)
+{
+	(void)k;
+	world_hold(cpu_of(v));
+	return false;
 }
 
 static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
@@ -195,6 +213,20 @@ static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 	hv_io_flush();
 	mlog("vCPU %u VMPL%u asked to terminate: reason set %u code %u",
 	     v->index, vmpl, set, code);
+	if (set == 0 && code == 0) { /* also KVM's own kill */
+		uint8_t *g = guest_ptr(v->ghcb_gpa[vmpl], PAGE);
+		uint64_t sw[3] = {0, 0, 0};
+
+		if (g != NULL) {
+			memcpy(sw, g + GHCB_OFF_SW_EXIT_CODE, sizeof(sw));
+		}
+		mlog("  GHCB MSR %llx, registered GHCB %llx: exit code %llx, "
+		     "info %llx %llx",
+		     (unsigned long long)exit_msr[v->index],
+		     (unsigned long long)v->ghcb_gpa[vmpl],
+		     (unsigned long long)sw[0], (unsigned long long)sw[1],
+		     (unsigned long long)sw[2]);
+	}
 	hv_stop(vmpl == 0 ? MACHINE_EXIT_SVSM_TERM : MACHINE_EXIT_GUEST_TERM);
 }
 
@@ -209,6 +241,8 @@ static const struct kvm_ops machine_kvm_ops = {
 	.run_vmpl = op_run_vmpl,
 	.ap_create = op_ap_create,
 	.guest_request = op_guest_request,
+	.mmio = op_mmio,
+	.ap_hlt_loop = op_ap_hlt_loop,
 	.terminate = op_terminate,
 };
 
@@ -223,6 +257,8 @@ void hv_init(enum hv_mode m)
 	unsigned i, n = mcpu_count();
 
 	mode = m;
+	hv_apic_init(n);
+	hv_io_init();
 	for (i = 0; i < n; i++) {
 		kvm_vcpus[i].index = i;
 		kvm_vcpus[i].apic_id = mcpu_by_apic(i)->apic_id;
@@ -241,13 +277,30 @@ void hv_init(enum hv_mode m)
 uint64_t hv_vmgexit(struct mcpu *c, unsigned vmpl, uint64_t msr)
 {
 	exit_vmpl[c->index] = vmpl;
+	exit_msr[c->index] = msr;
 	return kvm_vmgexit(&kvm, &kvm_vcpus[c->index], vmpl, msr);
 }
 
+/* HLT sleeps until an interrupt for the vCPU's APIC (VMPL1), or a new
+ * VMSA or VMPL (any VMPL). */
 void hv_hlt(struct mcpu *c, unsigned vmpl)
 {
-	(void)vmpl;
+	if (vmpl == HV_APIC_VMPL && hv_apic_pending(c)) {
+		return;
+	}
 	world_halt(c);
+}
+
+void hv_before_run(struct mcpu *c, unsigned vmpl, bool interruptible)
+{
+	if (vmpl == HV_APIC_VMPL) {
+		hv_apic_before_run(c, interruptible);
+	}
+}
+
+bool hv_wake(struct mcpu *c, unsigned vmpl)
+{
+	return vmpl == HV_APIC_VMPL && hv_apic_pending(c);
 }
 
 void hv_npf(struct mcpu *c, unsigned vmpl, uint64_t gpa, uint64_t info1)

@@ -9,6 +9,7 @@
 #ifndef MACHINE_HV_H
 #define MACHINE_HV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "abi/snp_cpuid.h"
@@ -43,6 +44,11 @@ void hv_cpuid_table(struct snp_cpuid_table *t);
 uint64_t hv_vmgexit(struct mcpu *c, unsigned vmpl, uint64_t msr);
 /** HLT (automatic exit). */
 void hv_hlt(struct mcpu *c, unsigned vmpl);
+/** Before @vmpl runs on @c: inject a pending interrupt, or wait for its
+ * window (@interruptible: RFLAGS.IF and no shadow, as SEV-ES shows). */
+void hv_before_run(struct mcpu *c, unsigned vmpl, bool interruptible);
+/** Whether @c's vCPU, halted at @vmpl, has an event to wake for. */
+bool hv_wake(struct mcpu *c, unsigned vmpl);
 /** #NPF the hardware could not resolve: MMIO or an RMP violation. */
 void hv_npf(struct mcpu *c, unsigned vmpl, uint64_t gpa, uint64_t info1);
 /** #NPF with SIZEM: smash the 2 MiB RMP entry that holds @gpa. */

@@ -3,35 +3,110 @@
 
 #include "cpuid.h"
 
-/* The leaves a guest's CPUID page carries (Linux reads them early). */
-static const uint32_t cpuid_leaves[][2] = {
-	{0x0, 0},	  {0x1, 0},	    {0x7, 0},
-	{0xD, 0},	  {0xD, 1},	    {0x80000000u, 0},
-	{0x80000001u, 0}, {0x80000008u, 0}, {0x8000001Fu, 0},
-};
 #define LEAF7_EBX_SHA (1u << 29) /* SHA-NI: the machine's CPU has none */
+#define LEAF_FEATURES 0x1u
+#define LEAF_CACHE 0x4u
+#define LEAF_EXT_FEATURES 0x7u
+#define LEAF_TOPOLOGY 0xBu
+#define LEAF_XSAVE 0xDu
+#define LEAF_BASIC_LAST 0x1Fu
+#define LEAF_EXT 0x80000000u
+#define LEAF_EXT_CACHE 0x8000001Du
+#define LEAF_EXT_LAST 0x8000001Fu
+#define SUBLEAF_MAX 64u
 
+static void put(struct snp_cpuid_table *t, uint32_t leaf, uint32_t subleaf,
+		bool lie)
+{
+	struct hw_cpuid r = hw_cpuid(leaf, subleaf);
+	struct snp_cpuid_fn *fn;
+
+	if (t->count >= SNP_CPUID_MAX) {
+		return;
+	}
+	fn = &t->fn[t->count++];
+	fn->eax_in = leaf;
+	fn->ecx_in = subleaf;
+	/* Leaf 0xD's sizes are for XCR0 = x87 (Linux computes the rest from
+	 * the feature subleaves). */
+	fn->xcr0_in = leaf == LEAF_XSAVE ? 1 : 0;
+	fn->xss_in = 0;
+	fn->eax = r.eax;
+	fn->ebx = r.ebx;
+	fn->ecx = r.ecx;
+	fn->edx = r.edx;
+	if (leaf == LEAF_FEATURES) {
+		fn->ecx |= HV_CPUID_1_ECX_APIC;
+	}
+	if (lie && leaf == LEAF_EXT_FEATURES && subleaf == 0) {
+		fn->ebx |= LEAF7_EBX_SHA;
+	}
+}
+
+/* The subleaves of an indexed leaf that exist, as QEMU lists them for
+ * its CPUID page: cache levels until a null one, leaf 7 up to its EAX,
+ * topology levels until an invalid one, XSAVE components the CPU has. */
+static void put_leaf(struct snp_cpuid_table *t, uint32_t leaf, bool lie)
+{
+	struct hw_cpuid r0 = hw_cpuid(leaf, 0);
+	uint32_t i;
+
+	switch (leaf) {
+	case LEAF_CACHE:
+	case LEAF_EXT_CACHE:
+		for (i = 0; i < SUBLEAF_MAX; i++) {
+			put(t, leaf, i, lie);
+			if ((hw_cpuid(leaf, i).eax & 0x1Fu) == 0) {
+				break;
+			}
+		}
+		return;
+	case LEAF_EXT_FEATURES:
+		for (i = 0; i <= r0.eax && i < SUBLEAF_MAX; i++) {
+			put(t, leaf, i, lie);
+		}
+		return;
+	case LEAF_TOPOLOGY:
+		for (i = 0; i < SUBLEAF_MAX; i++) {
+			put(t, leaf, i, lie);
+			if (((hw_cpuid(leaf, i).ecx >> 8) & 0xFFu) == 0) {
+				break;
+			}
+		}
+		return;
+	case LEAF_XSAVE: {
+		uint64_t comps =
+			r0.eax | (uint64_t)r0.edx << 32 | hw_cpuid(leaf, 1).ecx;
+
+		put(t, leaf, 0, lie);
+		put(t, leaf, 1, lie);
+		for (i = 2; i < SUBLEAF_MAX; i++) {
+			if ((comps >> i & 1) != 0) {
+				put(t, leaf, i, lie);
+			}
+		}
+		return;
+	}
+	default:
+		put(t, leaf, 0, lie);
+		return;
+	}
+}
+
+/* Every basic and extended leaf this CPU has (Linux trusts the page and
+ * takes a leaf missing from it for zeros), up to the page's 64 entries. */
 void hv_cpuid_fill(struct snp_cpuid_table *t, bool lie)
 {
-	unsigned i, n = sizeof(cpuid_leaves) / sizeof(cpuid_leaves[0]);
+	uint32_t basic = hw_cpuid(0, 0).eax, ext = hw_cpuid(LEAF_EXT, 0).eax;
+	uint32_t leaf;
 
-	for (i = 0; i < n; i++) {
-		struct hw_cpuid r =
-			hw_cpuid(cpuid_leaves[i][0], cpuid_leaves[i][1]);
-		struct snp_cpuid_fn *fn = &t->fn[i];
-
-		fn->eax_in = cpuid_leaves[i][0];
-		fn->ecx_in = cpuid_leaves[i][1];
-		fn->xcr0_in = fn->eax_in == 0xD ? 1 : 0;
-		fn->eax = r.eax;
-		fn->ebx = r.ebx;
-		fn->ecx = r.ecx;
-		fn->edx = r.edx;
-		if (lie && fn->eax_in == 0x7) {
-			fn->ebx |= LEAF7_EBX_SHA;
-		}
+	t->count = 0;
+	for (leaf = 0; leaf <= basic && leaf <= LEAF_BASIC_LAST; leaf++) {
+		put_leaf(t, leaf, lie);
 	}
-	t->count = n;
+	for (leaf = LEAF_EXT; leaf <= ext && leaf <= LEAF_EXT_LAST; leaf++) {
+		put_leaf(t, leaf, lie);
+	}
 }
 
 void hv_cpuid(uint32_t leaf, uint32_t subleaf, uint64_t xcr0, uint32_t out[4])
@@ -44,6 +119,6 @@ void hv_cpuid(uint32_t leaf, uint32_t subleaf, uint64_t xcr0, uint32_t out[4])
 	(void)xcr0;
 	out[0] = r.eax;
 	out[1] = r.ebx;
-	out[2] = r.ecx;
+	out[2] = r.ecx | (leaf == LEAF_FEATURES ? HV_CPUID_1_ECX_APIC : 0);
 	out[3] = r.edx;
 }

@@ -12,6 +12,11 @@
 
 #include "abi/snp_cpuid.h"
 
+/* Leaf 1 ECX: x2APIC (21) and TSC-deadline (24), which KVM's virtual
+ * APIC gives every guest whatever the CPU has (hv_apic.c); the PSP lets a
+ * hypervisor set them. */
+#define HV_CPUID_1_ECX_APIC ((1u << 21) | (1u << 24))
+
 /** Fill @t with the leaves KVM/QEMU put in a CPUID page; with @lie, one
  * entry claims a feature this CPU lacks. */
 void hv_cpuid_fill(struct snp_cpuid_table *t, bool lie);

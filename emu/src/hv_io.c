@@ -3,12 +3,42 @@
 
 #include "arch.h"
 #include "hv.h"
+#include "hv_ioapic.h"
+#include "hv_pic.h"
 #include "layout.h"
 
 #define COM1 0x3F8u
+#define COM1_IER (COM1 + 1)
+#define COM1_IIR (COM1 + 2) /* FCR when written */
+#define COM1_LCR (COM1 + 3)
+#define IER_RDI 0x01u
+#define IIR_NO_INT 0x01u
+#define IIR_THRI 0x02u
+#define IIR_RDI 0x04u
+#define IIR_FIFO 0xC0u
+#define FCR_ENABLE 0x01u
+#define LSR_DR 0x01u
 #define COM1_LSR (COM1 + 5)
+#define COM1_IRQ 4u /* IO-APIC pin of ISA IRQ 4 */
+#define IER_THRI 0x02u
+#define LCR_DLAB 0x80u
 #define LSR_IDLE 0x60u /* THR empty, transmitter empty */
 #define LINE_MAX 240u
+#define PCI_CONF_ADDR 0xCF8u
+#define PCI_CONF_DATA 0xCFCu
+#define LPC_PMBASE (0x80000000u | (31u << 11) | 0x40u) /* 00:1f.0 */
+#define PM1_CNT_OFF 4u
+#define PM1_SLP_EN (1u << 13)
+#define PORT_RESET_CONTROL 0xCF9u
+#define RESET_CPU (1u << 2)
+#define PORT_KBC_COMMAND 0x64u
+#define KBC_PULSE_RESET 0xFEu
+#define PORT_SYSCTL_A 0x92u
+#define SYSCTL_A_RESET 1u
+#define FWCFG_DMA_FIRST 0x514u
+#define FWCFG_DMA_LAST 0x51Bu
+#define APM_CNT 0xB2u
+#define APM_STS 0xB3u
 
 struct line {
 	char buf[LINE_MAX];
@@ -16,6 +46,66 @@ struct line {
 };
 
 static struct line lines[MACHINE_MAX_CPUS][MACHINE_VMPLS];
+static uint16_t pm1_cnt; /* 0: none found */
+/* COM1's line control and interrupt enable as the guest wrote them: the
+ * bytes it sends never reach the UART, so the hypervisor raises its
+ * "transmitter empty" interrupt itself (on IO-APIC pin 4). */
+static uint8_t com1_lcr, com1_ier, com1_fcr;
+
+/* A write to COM1's THR or IER: whether it is the line's data (else the
+ * divisor latch, with DLAB set, goes to the UART). */
+static bool com1_dlab(void)
+{
+	return (__atomic_load_n(&com1_lcr, __ATOMIC_RELAXED) & LCR_DLAB) != 0;
+}
+
+static void com1_thre(void)
+{
+	if ((__atomic_load_n(&com1_ier, __ATOMIC_RELAXED) & IER_THRI) != 0) {
+		hv_ioapic_raise(COM1_IRQ);
+	}
+}
+
+void hv_io_init(void)
+{
+	uint32_t base;
+
+	__asm__ volatile("outl %0, %1" ::"a"(LPC_PMBASE), "Nd"(PCI_CONF_ADDR));
+	__asm__ volatile("inl %1, %0" : "=a"(base) : "Nd"(PCI_CONF_DATA));
+	base &= 0xFF80u;
+	if (base != 0 && base != 0xFF80u) {
+		pm1_cnt = (uint16_t)(base + PM1_CNT_OFF);
+	}
+}
+
+/* What ends the VM as power-off or reset; the machine cannot suspend, so
+ * any sleep state is power-off. */
+static void power(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size,
+		  uint32_t val)
+{
+	const char *what = NULL;
+	unsigned status = MACHINE_EXIT_GUEST_RESET;
+
+	if (pm1_cnt != 0 && port == pm1_cnt && size >= 2 &&
+	    (val & PM1_SLP_EN) != 0) {
+		what = "ACPI power-off";
+		status = MACHINE_EXIT_GUEST_POWEROFF;
+	} else if (port == PORT_RESET_CONTROL && size == 1 &&
+		   (val & RESET_CPU) != 0) {
+		what = "reset (0xCF9)";
+	} else if (port == PORT_KBC_COMMAND && size == 1 &&
+		   (val & 0xFFu) == KBC_PULSE_RESET) {
+		what = "reset (keyboard controller)";
+	} else if (port == PORT_SYSCTL_A && size == 1 &&
+		   (val & SYSCTL_A_RESET) != 0) {
+		what = "reset (port 0x92)";
+	}
+	if (what != NULL) {
+		hv_io_flush();
+		mlog("vCPU %u VMPL%u: %s", c->index, vmpl, what);
+		hv_stop(status);
+	}
+}
 
 static void line_flush(struct line *l)
 {
@@ -49,11 +139,61 @@ void hv_io_flush(void)
 	}
 }
 
+/*
+ * Ports the guest never reaches, because they drive the machine's own
+ * platform: PCI configuration (the chipset: BARs, PMBASE, ECAM), fw_cfg
+ * DMA (QEMU would write host physical memory: the machine's), and APM
+ * (an SMI into the firmware below the machine). Reads are all ones (no
+ * device), writes are dropped. The reset control port 0xCF9 is not among
+ * them.
+ */
+static bool machine_port(uint16_t port, unsigned size)
+{
+	uint32_t last = (uint32_t)port + size - 1;
+
+	return (last >= PCI_CONF_ADDR && port <= PCI_CONF_DATA + 3 &&
+		!(port == PORT_RESET_CONTROL && size == 1)) ||
+	       (last >= FWCFG_DMA_FIRST && port <= FWCFG_DMA_LAST) ||
+	       (last >= APM_CNT && port <= APM_STS);
+}
+
 void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 	   uint32_t *val)
 {
-	if (port == COM1 && !in && size == 1) {
+	if (port == COM1 && !in && size == 1 && !com1_dlab()) {
 		com1_byte(c, vmpl, (char)*val);
+		com1_thre(); /* sent at once: empty again */
+		return;
+	}
+	/* The interrupt identification is the guest's UART's, not the
+	 * physical one's (whose THR the machine's own console keeps busy):
+	 * received data if any, else "transmitter empty" if enabled. */
+	if (port == COM1_IIR && size == 1) {
+		uint8_t ier = __atomic_load_n(&com1_ier, __ATOMIC_RELAXED);
+		uint8_t fifo = (__atomic_load_n(&com1_fcr, __ATOMIC_RELAXED) &
+				FCR_ENABLE) != 0
+				       ? IIR_FIFO
+				       : 0;
+
+		if (!in) {
+			__atomic_store_n(&com1_fcr, (uint8_t)*val,
+					 __ATOMIC_RELAXED);
+			outb(port, (uint8_t)*val);
+		} else if ((ier & IER_RDI) != 0 && (inb(COM1_LSR) & LSR_DR)) {
+			*val = IIR_RDI | fifo;
+		} else {
+			*val = ((ier & IER_THRI) != 0 ? IIR_THRI : IIR_NO_INT) |
+			       fifo;
+		}
+		return;
+	}
+	if (port == COM1_LCR && !in && size == 1) {
+		__atomic_store_n(&com1_lcr, (uint8_t)*val, __ATOMIC_RELAXED);
+	}
+	if (port == COM1_IER && !in && size == 1 && !com1_dlab()) {
+		__atomic_store_n(&com1_ier, (uint8_t)*val, __ATOMIC_RELAXED);
+		outb(port, (uint8_t)*val);
+		com1_thre(); /* THRI enabled with THR empty: at once */
 		return;
 	}
 	if (port == COM1_LSR && in && size == 1) {
@@ -63,7 +203,20 @@ void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 	if (port == MACHINE_EXIT_PORT && !in) {
 		hv_stop(*val & 0xFFu);
 	}
-	/* Everything else goes to QEMU's devices as it is. */
+	if (!in) {
+		power(c, vmpl, port, size, *val);
+	}
+	if (size == 1 && hv_pic_io(port, in, val)) {
+		return;
+	}
+	if (machine_port(port, size)) {
+		if (in) {
+			*val = 0xFFFFFFFFu;
+		}
+		return;
+	}
+	/* Everything else goes to QEMU's devices as it is: the UART, PIT,
+	 * RTC, ACPI PM block, keyboard controller, fw_cfg's data port. */
 	switch (size) {
 	case 1:
 		if (in) {

@@ -4,7 +4,12 @@
  * QEMU's devices, except COM1's data register, whose bytes are collected
  * into whole lines per vCPU and VMPL so that the SVSM's and the guest's
  * lines from different CPUs never interleave, and isa-debug-exit, where
- * the guest ends the VM: the machine first flushes and reports.
+ * the guest ends the VM: the machine first flushes and reports. The PICs
+ * are virtual (hv_pic.c); PCI configuration, fw_cfg DMA and APM are the
+ * machine's and read as no device. Power-off
+ * (ACPI PM1a_CNT with SLP_EN) and reset (0xCF9, the keyboard controller,
+ * port 0x92) end it too, with their own status, as QEMU would stop a
+ * -no-reboot VM: an SNP guest cannot be reset.
  */
 #ifndef MACHINE_HV_IO_H
 #define MACHINE_HV_IO_H
@@ -14,6 +19,8 @@
 
 #include "machine.h"
 
+/** Find the chipset's ACPI PM port block (q35: LPC 00:1f.0, PMBASE). */
+void hv_io_init(void);
 void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 	   uint32_t *val);
 /** Write out every partial line (before the VM ends). */

@@ -14,6 +14,17 @@
 #define ICR_ASSERT (1u << 14)
 #define ICR_INIT (5u << 8)
 #define ICR_SIPI (6u << 8)
+#define REG_LVT_TIMER 0x320
+#define REG_LVT_LINT0 0x350
+#define REG_TIMER_INIT 0x380
+#define REG_TIMER_CUR 0x390
+#define REG_TIMER_DIV 0x3E0
+#define LVT_MASKED (1u << 16)
+#define TIMER_DIV_1 0xBu
+#define CALIBRATE_TICKS 10000000u /* 10 ms of QEMU's 1 GHz APIC timer */
+
+/* Timer ticks (divide by 1) and TSC cycles in one calibration run. */
+static uint64_t cal_ticks = 1, cal_tsc = 1;
 
 static volatile uint32_t *reg(unsigned off)
 {
@@ -33,6 +44,9 @@ void lapic_init(void)
 	pic_mask_all();
 	wrmsr(MSR_APIC_BASE, rdmsr(MSR_APIC_BASE) | APIC_BASE_ENABLE);
 	*reg(REG_SVR) = 0x100u | MACHINE_VEC_SPURIOUS;
+	/* No legacy interrupt (the BIOS's ExtINT on LINT0) ever reaches the
+	 * machine, whatever is done to the 8259s. */
+	*reg(REG_LVT_LINT0) = LVT_MASKED;
 }
 
 uint32_t lapic_id(void)
@@ -43,6 +57,50 @@ uint32_t lapic_id(void)
 void lapic_eoi(void)
 {
 	*reg(REG_EOI) = 0;
+}
+
+/* The TSC against the APIC timer, once (the boot CPU, before the APs
+ * start; every CPU's timer and TSC run at the same rates). */
+void lapic_timer_calibrate(void)
+{
+	uint32_t start = 0xFFFFFFFFu;
+	uint64_t t0, t1;
+
+	*reg(REG_TIMER_DIV) = TIMER_DIV_1;
+	*reg(REG_LVT_TIMER) = LVT_MASKED | MACHINE_VEC_WAKEUP;
+	*reg(REG_TIMER_INIT) = start;
+	t0 = rdtsc();
+	while (start - *reg(REG_TIMER_CUR) < CALIBRATE_TICKS) {
+		cpu_relax();
+	}
+	t1 = rdtsc();
+	cal_ticks = start - *reg(REG_TIMER_CUR);
+	cal_tsc = t1 - t0 != 0 ? t1 - t0 : 1;
+	*reg(REG_TIMER_INIT) = 0;
+}
+
+uint64_t lapic_tsc_khz(void)
+{
+	/* QEMU's APIC timer ticks at 1 GHz: cal_ticks ns took cal_tsc. */
+	return cal_tsc * 1000000ull / cal_ticks;
+}
+
+void lapic_timer_arm(uint64_t tsc_delta)
+{
+	uint64_t ticks = tsc_delta * cal_ticks / cal_tsc + 1;
+
+	if (tsc_delta > (1ull << 40)) { /* no overflow; re-armed later */
+		ticks = 0xFFFFFFFFu;
+	}
+	*reg(REG_TIMER_DIV) = TIMER_DIV_1;
+	*reg(REG_LVT_TIMER) = MACHINE_VEC_WAKEUP; /* one-shot */
+	*reg(REG_TIMER_INIT) =
+		ticks > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)ticks;
+}
+
+void lapic_timer_stop(void)
+{
+	*reg(REG_TIMER_INIT) = 0;
 }
 
 static void icr_send(uint32_t apic_id, uint32_t lo)

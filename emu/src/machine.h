@@ -43,6 +43,10 @@ struct mvcpu {
 	unsigned vmpl;
 	uint64_t ghcb_msr[MACHINE_VMPLS];
 	bool halted; /* HLT: waits for an interrupt or a new VMSA */
+	bool held;   /* AP HLT loop: waits for a new VMSA only */
+	/* TSC_AUX per VMPL (SEV-ES keeps it per VMSA; never intercepted,
+	 * as KVM leaves it to a guest with RDTSCP). */
+	uint64_t tsc_aux[MACHINE_VMPLS];
 	uint64_t exits[MACHINE_VMPLS];
 };
 
@@ -67,6 +71,10 @@ struct mcpu {
 	/* An event the hypervisor injects into a VMPL's VMSA when it next
 	 * runs (checked against Restricted Injection when asked). */
 	uint64_t hv_event[MACHINE_VMPLS];
+	/* The hypervisor waits for the VMPL to take an interrupt (V_IRQ
+	 * with the VINTR intercept at the next VMRUN). */
+	bool irq_window[MACHINE_VMPLS];
+	uint64_t tsc_aux_loaded; /* TSC_AUX in this CPU's register */
 	/* TLB shoot-down (rmp.c). */
 	bool in_guest;
 	uint64_t flush_gen_seen;

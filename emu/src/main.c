@@ -16,6 +16,7 @@
 #include "cpus.h"
 #include "fwcfg.h"
 #include "hv.h"
+#include "lapic.h"
 #include "layout.h"
 #include "machine.h"
 #include "npt.h"
@@ -145,6 +146,8 @@ void machine_main(uint32_t start_info_pa)
 		machine_panic("no heap for the libraries");
 	}
 	cpus_init_bsp(cpus);
+	lapic_timer_calibrate();
+	mlog("TSC %llu kHz", (unsigned long long)lapic_tsc_khz());
 	hv_init(hv_mode_from_fwcfg());
 	if (!fwcfg_file("opt/csvsm/igvm", &image_size, &sel) ||
 	    image_size == 0 || image_size > IGVM_MAX) {

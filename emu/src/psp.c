@@ -54,18 +54,25 @@ static void op_cpuid_fill(void *ctx, struct snp_cpuid_table *t)
 	hv_cpuid_table(t);
 }
 
+/* Leaf 1 ECX bits the PSP's CPUID policy lets a hypervisor set for its
+ * virtual APIC: x2APIC (21), TSC-deadline (24). */
+#define LEAF1_ECX_HV_MAY_SET ((1u << 21) | (1u << 24))
+
 /* What the CPU reports, except what differs by CPU or by XCR0: the APIC
- * ID of leaf 1, the XSAVE area size of leaf 0xD. */
+ * ID of leaf 1, the XSAVE area size of leaf 0xD; and the virtual APIC's
+ * leaf 1 bits, which the PSP's CPUID policy lets the hypervisor set. */
 static bool op_cpuid_check(void *ctx, const struct snp_cpuid_fn *fn)
 {
 	struct hw_cpuid r = hw_cpuid(fn->eax_in, fn->ecx_in);
 	uint32_t ebx_mask = fn->eax_in == LEAF_FEATURES ? 0x00FFFFFFu
 			    : fn->eax_in == LEAF_XSAVE	? 0
 							: 0xFFFFFFFFu;
+	uint32_t ecx_free =
+		fn->eax_in == LEAF_FEATURES ? LEAF1_ECX_HV_MAY_SET : 0;
 
 	(void)ctx;
 	return fn->eax == r.eax && (fn->ebx & ebx_mask) == (r.ebx & ebx_mask) &&
-	       fn->ecx == r.ecx && fn->edx == r.edx;
+	       (fn->ecx & ~ecx_free) == (r.ecx & ~ecx_free) && fn->edx == r.edx;
 }
 
 static unsigned op_memory_map(void *ctx, struct igvm_memory_map_entry *e,

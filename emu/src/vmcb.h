@@ -16,6 +16,7 @@
 
 /* Intercept vector at 0x0C. */
 #define VMCB_I1_INTR (1u << 0)
+#define VMCB_I1_VINTR (1u << 4)
 #define VMCB_I1_NMI (1u << 1)
 #define VMCB_I1_SMI (1u << 2)
 #define VMCB_I1_INIT (1u << 3)
@@ -35,11 +36,16 @@
 #define VMCB_I2_SKINIT (1u << 6)
 #define VMCB_I2_XSETBV (1u << 13)
 
+#define VMCB_INT_CTL_V_IRQ (1ull << 8)
+#define VMCB_INT_CTL_V_INTR_PRIO(p) ((uint64_t)(p) << 16)
+#define VMCB_INT_CTL_V_IGN_TPR (1ull << 20)
 #define VMCB_INT_CTL_V_INTR_MASKING (1ull << 24)
+#define VMCB_INT_STATE_SHADOW 1ull
 #define VMCB_NP_ENABLE 1ull
 #define VMCB_TLB_FLUSH_ALL 1u
 
 /* EVENTINJ / EXITINTINFO. */
+#define EVENT_TYPE_INTR (0u << 8)
 #define EVENT_TYPE_EXCEPTION (3u << 8)
 #define EVENT_EV (1u << 11)
 #define EVENT_VALID (1u << 31)
@@ -50,6 +56,7 @@
 #define SVM_EXIT_UD (SVM_EXIT_EXCP_BASE + 6)
 #define SVM_EXIT_INTR 0x060u
 #define SVM_EXIT_NMI 0x061u
+#define SVM_EXIT_VINTR 0x064u
 #define SVM_EXIT_HLT 0x078u
 #define SVM_EXIT_SHUTDOWN 0x07Fu
 #define SVM_EXIT_VMRUN 0x080u

@@ -30,11 +30,15 @@
 #include "rmp.h"
 #include "vc.h"
 #include "walk.h"
+#include "xsave.h"
 
 #define SEV_STATUS_SEV 0x1ull
 #define SEV_STATUS_ES 0x2ull
 #define SEV_STATUS_FEATURE_SHIFT 2u
 #define MSR_INSN_LEN 2u
+#define MSR_PAT 0x277u
+#define MSR_TSC_AUX 0xC0000103u
+#define RFLAGS_IF (1ull << 9)
 #define VMGEXIT_LEN 4u
 #define MXCSR_DEFAULT 0x1F80u
 #define XSAVE_MXCSR_OFF 24u
@@ -99,7 +103,9 @@ static void vmcb_init(struct vmcb *vmcb, unsigned vmpl)
 	struct vmcb_control *ctl = &vmcb->control;
 
 	memset(vmcb, 0, sizeof(*vmcb));
-	ctl->intercept_exc = 1u << VEC_UD; /* the SNP instructions */
+	/* #UD: the SNP instructions and XSAVEC; #GP: XRSTOR of a compacted
+	 * area (xsave.h). */
+	ctl->intercept_exc = (1u << VEC_UD) | (1u << VEC_GP);
 	ctl->intercept1 = VMCB_I1_INTR | VMCB_I1_NMI | VMCB_I1_SMI |
 			  VMCB_I1_INIT | VMCB_I1_CPUID | VMCB_I1_HLT |
 			  VMCB_I1_INVLPGA | VMCB_I1_IOIO | VMCB_I1_MSR |
@@ -297,6 +303,22 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	}
 	ctl->event_inj = c->pending_event;
 	c->pending_event = 0;
+	/* The interrupt window: QEMU exits with VINTR once the guest has
+	 * IF set and no interrupt shadow. */
+	ctl->int_ctl &= ~(VMCB_INT_CTL_V_IRQ | VMCB_INT_CTL_V_INTR_PRIO(0xF) |
+			  VMCB_INT_CTL_V_IGN_TPR);
+	ctl->intercept1 &= ~VMCB_I1_VINTR;
+	if (c->irq_window[vmpl]) {
+		ctl->int_ctl |= VMCB_INT_CTL_V_IRQ |
+				VMCB_INT_CTL_V_INTR_PRIO(0xF) |
+				VMCB_INT_CTL_V_IGN_TPR;
+		ctl->intercept1 |= VMCB_I1_VINTR;
+		c->irq_window[vmpl] = false;
+	}
+	if (c->tsc_aux_loaded != c->vcpu.tsc_aux[vmpl]) {
+		wrmsr(MSR_TSC_AUX, c->vcpu.tsc_aux[vmpl]);
+		c->tsc_aux_loaded = c->vcpu.tsc_aux[vmpl];
+	}
 	/* Publish in_guest before reading the flush generation (rmp.c). */
 	__atomic_store_n(&c->in_guest, true, __ATOMIC_SEQ_CST);
 	gen = rmp_flush_gen();
@@ -342,6 +364,10 @@ static void raise_vc(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 		     uint64_t code)
 {
 	if (!vc_deliver(a, vmpl, VEC_VC, code)) {
+		mlog("vCPU %u VMPL%u: #VC %llx, IDT %llx limit %x, RSP %llx",
+		     c->index, vmpl, (unsigned long long)code,
+		     (unsigned long long)a->idtr.base, a->idtr.limit,
+		     (unsigned long long)a->rsp);
 		shutdown(c, vmpl, a, "#VC cannot be delivered (triple fault)");
 	}
 }
@@ -376,6 +402,24 @@ static void exit_msr(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 		val = SEV_STATUS_SEV | SEV_STATUS_ES |
 		      (a->sev_features << SEV_STATUS_FEATURE_SHIFT);
 		break;
+	case MSR_PAT: /* G_PAT, in the VMSA */
+		if (write) {
+			a->g_pat = val;
+		} else {
+			val = a->g_pat;
+		}
+		break;
+	case MSR_TSC_AUX:
+		if (write) {
+			if ((val >> 32) != 0) {
+				inject_hw(c, VEC_GP, true, 0);
+				return;
+			}
+			c->vcpu.tsc_aux[vmpl] = val;
+		} else {
+			val = c->vcpu.tsc_aux[vmpl];
+		}
+		break;
 	case MSR_EFER:
 		if (write) {
 			/* LMA is the CPU's; SVME stays as the VMSA has it. */
@@ -396,6 +440,38 @@ static void exit_msr(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 	a->rip += MSR_INSN_LEN;
 }
 
+/*
+ * SEV: the CPU walks a guest's page tables as private memory whatever the
+ * C-bit in CR3 says (Linux's decompressor loads CR3 without it). QEMU
+ * walks through the alias CR3 names, so a walk from a CR3 without the
+ * C-bit faults on the shared alias: the hardware role sets the C-bit in
+ * the VMCB's CR3 (Linux masks it off wherever it reads CR3) and the walk
+ * runs again. A table entry without it is not fixed so.
+ */
+static bool walk_private(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+			 uint64_t info1, uint64_t gpa)
+{
+	struct vmcb_save *s = &c->vmcb[vmpl]->save;
+	uint64_t page = gpa & ~(PAGE - 1);
+	bool ok;
+
+	if ((info1 & NPF_PT_WALK) == 0 || (gpa & MACHINE_C_MASK) != 0 ||
+	    (s->cr3 & MACHINE_C_MASK) != 0 ||
+	    (s->cr3 & 0x000FFFFFFFFFF000ull) != page ||
+	    guest_ptr(page, PAGE) == NULL) {
+		return false;
+	}
+	rmp_lock();
+	ok = rmp_check_access(&machine_rmp, vmpl, page, RMP_PERM_READ) ==
+	     RMP_ACCESS_OK;
+	rmp_unlock();
+	if (ok) {
+		a->cr3 |= MACHINE_C_MASK;
+		c->flush_self = true;
+	}
+	return ok;
+}
+
 /* #NPF. The nested tables map exactly what the RMP allows, so this is an
  * access the RMP refuses, or one a stale translation missed. */
 static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
@@ -405,6 +481,9 @@ static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 	unsigned perm = RMP_PERM_READ;
 	enum rmp_fault fault = RMP_FAULT_NPF;
 
+	if (walk_private(c, vmpl, a, info1, gpa)) {
+		return; /* the walk runs again, privately */
+	}
 	if ((info1 & NPF_WRITE) != 0) {
 		perm |= RMP_PERM_WRITE;
 	}
@@ -467,6 +546,13 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	if (code != SVM_EXIT_NPF) {
 		c->npf_retry_gpa = 0;
 	}
+	/* An instruction completed or skipped, or an event delivered, ends
+	 * the interrupt shadow (KVM clears it when it skips one): a guest's
+	 * "sti; hlt" takes its interrupt after the HLT. */
+	if (code != SVM_EXIT_INTR && code != SVM_EXIT_NMI &&
+	    code != SVM_EXIT_VINTR && code != SVM_EXIT_NPF) {
+		c->vmcb[vmpl]->control.int_state &= ~VMCB_INT_STATE_SHADOW;
+	}
 	switch (code) {
 	case SVM_EXIT_VMMCALL:
 		exit_vmmcall(c, vmpl, a);
@@ -481,8 +567,13 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	case SVM_EXIT_NPF:
 		exit_npf(c, vmpl, a, ctl->exit_info_1, ctl->exit_info_2);
 		break;
-	case SVM_EXIT_UD:
-		switch (insn_ud(c, vmpl, a)) {
+	case SVM_EXIT_UD: {
+		enum insn_result r = insn_ud(c, vmpl, a);
+
+		if (r == INSN_UD) {
+			r = xsave_ud(c, vmpl, a);
+		}
+		switch (r) {
 		case INSN_DONE:
 			break;
 		case INSN_UD:
@@ -492,6 +583,14 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 			inject_hw(c, VEC_GP, true, 0);
 			break;
 		}
+		break;
+	}
+	case SVM_EXIT_EXCP_BASE + VEC_GP:
+		if (!xsave_gp(c, vmpl, a)) { /* the guest's own #GP */
+			inject_hw(c, VEC_GP, true, (uint32_t)ctl->exit_info_1);
+		}
+		break;
+	case SVM_EXIT_VINTR: /* the window is open: the loop injects */
 		break;
 	case SVM_EXIT_INTR:
 	case SVM_EXIT_NMI:
@@ -544,6 +643,7 @@ static void take_posts(struct mcpu *c)
 				c->fpu_vmpl = MACHINE_VMPLS;
 			}
 			c->vcpu.halted = false;
+			c->vcpu.held = false;
 		}
 		c->post_pending = false;
 	}
@@ -567,6 +667,7 @@ void world_run_vmpl(struct mcpu *c, unsigned vmpl)
 {
 	c->vcpu.vmpl = vmpl;
 	c->vcpu.halted = false;
+	c->vcpu.held = false;
 }
 
 static bool restricted_injection(struct mcpu *c, unsigned vmpl)
@@ -589,9 +690,46 @@ bool world_inject(struct mcpu *c, unsigned vmpl, unsigned vector)
 	return true;
 }
 
+bool world_inject_intr(struct mcpu *c, unsigned vmpl, unsigned vector)
+{
+	if (c->hv_event[vmpl] != 0 ||
+	    (vmpl == c->vcpu.vmpl && c->pending_event != 0)) {
+		return false;
+	}
+	if (restricted_injection(c, vmpl)) {
+		return false; /* refused, as hardware refuses it */
+	}
+	c->hv_event[vmpl] = (vector & 0xFFu) | EVENT_TYPE_INTR | EVENT_VALID;
+	return true;
+}
+
+void world_irq_window(struct mcpu *c, unsigned vmpl)
+{
+	/* A VMSA with Restricted Injection takes no virtual interrupt
+	 * either: no window that could never be used. */
+	if (!restricted_injection(c, vmpl)) {
+		c->irq_window[vmpl] = true;
+	}
+}
+
+/* Whether @vmpl takes an interrupt now: RFLAGS.IF and no interrupt
+ * shadow (SEV-ES hardware shows the hypervisor exactly this much). */
+static bool interruptible(struct mcpu *c, unsigned vmpl,
+			  const struct snp_vmsa *a)
+{
+	return (a->rflags & RFLAGS_IF) != 0 &&
+	       (c->vmcb[vmpl]->control.int_state & VMCB_INT_STATE_SHADOW) == 0;
+}
+
 void world_halt(struct mcpu *c)
 {
 	c->vcpu.halted = true;
+}
+
+void world_hold(struct mcpu *c)
+{
+	c->vcpu.halted = true;
+	c->vcpu.held = true;
 }
 
 static void idle(struct mcpu *c)
@@ -618,6 +756,10 @@ void world_loop(struct mcpu *c)
 		take_posts(c);
 		vmpl = c->vcpu.vmpl;
 		a = c->vcpu.vmsa_gpa[vmpl] != 0 ? vmsa_of(c, vmpl) : NULL;
+		if (a != NULL && c->vcpu.halted && !c->vcpu.held &&
+		    hv_wake(c, vmpl)) {
+			c->vcpu.halted = false;
+		}
 		if (a == NULL || c->vcpu.halted) {
 			idle(c);
 			continue;
@@ -631,6 +773,7 @@ void world_loop(struct mcpu *c)
 			c->vcpu.vmsa_gpa[vmpl] = 0;
 			continue;
 		}
+		hv_before_run(c, vmpl, interruptible(c, vmpl, a));
 		run_once(c, vmpl, a);
 		dispatch(c, vmpl, a);
 		end_run(c);

@@ -31,8 +31,16 @@ void world_post(struct mcpu *target, unsigned vmpl, uint64_t gpa, bool destroy);
  * when the hardware refuses it: a VMSA with Restricted Injection takes
  * only #HV. */
 bool world_inject(struct mcpu *c, unsigned vmpl, unsigned vector);
+/** Inject external interrupt @vector into the VMSA at @vmpl at its next
+ * VMRUN. False if an event is already waiting there, or the hardware
+ * refuses it (Restricted Injection). */
+bool world_inject_intr(struct mcpu *c, unsigned vmpl, unsigned vector);
+/** Exit (VINTR) as soon as @vmpl can take an interrupt. */
+void world_irq_window(struct mcpu *c, unsigned vmpl);
 /** HLT: the vCPU waits for an event. */
 void world_halt(struct mcpu *c);
+/** AP reset hold: the vCPU waits for a new VMSA (AP Creation). */
+void world_hold(struct mcpu *c);
 /** KVM's reflection of an exit into the guest: #VC with @code. */
 void world_vc(struct mcpu *c, unsigned vmpl, uint64_t code);
 /** Print the per-VMPL exit counts. */

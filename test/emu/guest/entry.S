@@ -86,6 +86,20 @@ probe_insn_vmmcall:
 11:	movq $0, probe_rip(%rip)
 	ret
 
+/* int probe_xrstor(void *area) */
+	.global probe_xrstor
+probe_xrstor:
+	lea 18f(%rip), %rax
+	mov %rax, probe_fixup(%rip)
+	lea 17f(%rip), %rax
+	mov %rax, probe_rip(%rip)
+	mov $3, %eax
+	xor %edx, %edx
+17:	xrstor64 (%rdi)
+	xor %eax, %eax
+18:	movq $0, probe_rip(%rip)
+	ret
+
 /* uint32_t insn_rmpadjust(uint64_t va, uint64_t size, uint64_t attrs) */
 	.global insn_rmpadjust
 insn_rmpadjust:
@@ -169,8 +183,52 @@ exc_common:
 14:	hlt
 	jmp 14b
 
+/* Interrupts 0x40-0x44 (tests_apic.c): guest_irq(vector), then IRET. */
+	.macro IRQ n
+	.balign 16
+irq\n:
+	push %rax
+	mov $\n, %eax
+	jmp irq_common
+	.endm
+	.irp n, 0x40,0x41,0x42,0x43,0x44
+	IRQ \n
+	.endr
+
+irq_common:
+	push %rcx
+	push %rdx
+	push %rsi
+	push %rdi
+	push %r8
+	push %r9
+	push %r10
+	push %r11
+	push %rbx
+	mov %eax, %edi
+	mov %rsp, %rbx			/* callee-saved: RSP back after */
+	and $-16, %rsp
+	call guest_irq
+	mov %rbx, %rsp
+	pop %rbx
+	pop %r11
+	pop %r10
+	pop %r9
+	pop %r8
+	pop %rdi
+	pop %rsi
+	pop %rdx
+	pop %rcx
+	pop %rax
+	iretq
+
 	.section .rodata
 	.balign 8
+	.global guest_irq_table
+guest_irq_table:
+	.irp n, 0x40,0x41,0x42,0x43,0x44
+	.quad irq\n
+	.endr
 	.global guest_exc_table
 guest_exc_table:
 	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
@@ -185,7 +243,7 @@ gdt_ptr:
 	.word 23
 	.quad gdt
 idt_ptr:
-	.word 32 * 16 - 1
+	.word 0x45 * 16 - 1
 	.quad guest_idt
 
 	.bss

@@ -31,6 +31,10 @@ void g_check(bool ok, const char *what, const char *file, int line);
 void g_exit(bool pass) __attribute__((noreturn));
 void g_section(const char *name);
 unsigned g_failures(void);
+unsigned g_passed(void);
+/** With fw_cfg opt/csvsm/guest-end ("poweroff", "reset"): end the VM so,
+ * as Linux would (power.c). */
+void guest_end_if_asked(void);
 
 /* MSR access and CPU facts. */
 uint64_t g_rdmsr(uint32_t msr);
@@ -80,6 +84,13 @@ volatile uint8_t *ghcb_for_vc(void);
 /** One NAE event through GHCB @g: RAX in and out; exit_info_1. */
 uint64_t ghcb_nae(volatile uint8_t *g, uint64_t code, uint64_t info1,
 		  uint64_t info2, uint64_t *rax);
+/** The GHCB MSR event (RDMSR/WRMSR through the hypervisor): exit_info_1
+ * (0, or 1 with the event to raise in *info2). */
+uint64_t ghcb_nae_msr(volatile uint8_t *g, bool write, uint32_t msr,
+		      uint64_t *val, uint64_t *info2);
+/** The GHCB MMIO events: @len bytes at @gpa; exit_info_1. */
+uint64_t ghcb_nae_mmio(volatile uint8_t *g, bool write, uint64_t gpa,
+		       unsigned len, uint64_t *data);
 /** The C-bit position (SEV information, GHCB MSR protocol). */
 unsigned g_c_bit(void);
 /** Map the 2 MiB at @gpa without the C-bit in the guest's page tables. */
@@ -106,6 +117,15 @@ void tests_remap_ca(void);
 void tests_memory(void);
 void tests_hostile(void);
 void tests_vcpu(void);
+void tests_apic(void);
+void tests_xsavec(void);
+/** XRSTOR64 of @area with RFBM x87|SSE: 0 or the fault's vector + 1. */
+int probe_xrstor(void *area);
+/** IPIs to the APs now online (not @skip, busy elsewhere): each answers
+ * the BSP's with one of its own. */
+void tests_apic_ipi(unsigned skip);
+/** An AP's last work: take IPIs with its virtual x2APIC, for ever. */
+void apic_ap_serve(unsigned idx) __attribute__((noreturn));
 void tests_vtpm(void);
 void tests_attest(void);
 void bench_attest(void);

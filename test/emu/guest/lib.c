@@ -21,8 +21,23 @@ struct idt_entry {
 	uint32_t off_hi, reserved;
 } __attribute__((packed));
 
-struct idt_entry guest_idt[32] __attribute__((aligned(16)));
+#define IRQ_FIRST 0x40u
+#define IRQ_COUNT 5u
+
+struct idt_entry guest_idt[IRQ_FIRST + IRQ_COUNT] __attribute__((aligned(16)));
 extern const uint64_t guest_exc_table[32];
+extern const uint64_t guest_irq_table[IRQ_COUNT];
+
+static struct idt_entry gate(uint64_t h)
+{
+	return (struct idt_entry){
+		.off_lo = (uint16_t)h,
+		.sel = 0x08,
+		.type = 0x8E,
+		.off_mid = (uint16_t)(h >> 16),
+		.off_hi = (uint32_t)(h >> 32),
+	};
+}
 
 static struct spinlock print_lock;
 static struct spinlock probe_lock;
@@ -48,15 +63,10 @@ void guest_idt_build(void)
 	unsigned v;
 
 	for (v = 0; v < 32; v++) {
-		uint64_t h = guest_exc_table[v];
-
-		guest_idt[v] = (struct idt_entry){
-			.off_lo = (uint16_t)h,
-			.sel = 0x08,
-			.type = 0x8E,
-			.off_mid = (uint16_t)(h >> 16),
-			.off_hi = (uint32_t)(h >> 32),
-		};
+		guest_idt[v] = gate(guest_exc_table[v]);
+	}
+	for (v = 0; v < IRQ_COUNT; v++) {
+		guest_idt[IRQ_FIRST + v] = gate(guest_irq_table[v]);
 	}
 }
 
@@ -90,6 +100,11 @@ void g_check(bool ok, const char *what, const char *file, int line)
 	}
 	__atomic_fetch_add(&failed, 1, __ATOMIC_RELAXED);
 	g_print("  FAIL %s:%d: %s\n", file, line, what);
+}
+
+unsigned g_passed(void)
+{
+	return __atomic_load_n(&passed, __ATOMIC_RELAXED);
 }
 
 unsigned g_failures(void)

@@ -24,12 +24,15 @@ void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
 		"%llx\n",
 		cpus, (unsigned long long)(uint64_t)secrets);
 	tests_discovery();
+	guest_end_if_asked();
 	tests_faults();
 	tests_pvalidate();
 	tests_rmp_2m();
 	tests_remap_ca();
 	tests_memory();
 	tests_hostile();
+	tests_apic();
+	tests_xsavec();
 	tests_vcpu();
 	tests_vtpm();
 	tests_attest();

@@ -21,6 +21,13 @@
 #define NAE_AP_CREATION 0x80000013ull
 #define NAE_RUN_VMPL 0x80000018ull
 #define GHCB_RAX 0x1F8u
+#define GHCB_RCX 0x308u
+#define GHCB_RDX 0x310u
+#define EXIT_MSR 0x7Cull
+#define NAE_MMIO_READ 0x80000001ull
+#define NAE_MMIO_WRITE 0x80000002ull
+#define GHCB_SCRATCH 0x3A8u
+#define GHCB_BUFFER 0x800u
 #define GHCB_EXIT_CODE 0x390u
 #define GHCB_EXIT_INFO_1 0x398u
 #define GHCB_EXIT_INFO_2 0x3A0u
@@ -232,6 +239,48 @@ uint64_t ghcb_nae(volatile uint8_t *g, uint64_t code, uint64_t info1,
 	vmgexit();
 	g_wrmsr(MSR_GHCB, saved);
 	*rax = ghcb_get(g, GHCB_RAX);
+	return ghcb_get(g, GHCB_EXIT_INFO_1);
+}
+
+uint64_t ghcb_nae_msr(volatile uint8_t *g, bool write, uint32_t msr,
+		      uint64_t *val, uint64_t *info2)
+{
+	uint64_t saved = g_rdmsr(MSR_GHCB);
+
+	ghcb_begin(g, EXIT_MSR, write ? 1 : 0, 0);
+	ghcb_set(g, GHCB_RCX, msr);
+	if (write) {
+		ghcb_set(g, GHCB_RAX, (uint32_t)*val);
+		ghcb_set(g, GHCB_RDX, *val >> 32);
+	}
+	g_wrmsr(MSR_GHCB, (uint64_t)g);
+	vmgexit();
+	g_wrmsr(MSR_GHCB, saved);
+	if (!write) {
+		*val = (uint32_t)ghcb_get(g, GHCB_RAX) |
+		       (ghcb_get(g, GHCB_RDX) << 32);
+	}
+	*info2 = ghcb_get(g, GHCB_EXIT_INFO_2);
+	return ghcb_get(g, GHCB_EXIT_INFO_1);
+}
+
+uint64_t ghcb_nae_mmio(volatile uint8_t *g, bool write, uint64_t gpa,
+		       unsigned len, uint64_t *data)
+{
+	uint64_t saved = g_rdmsr(MSR_GHCB);
+
+	ghcb_begin(g, write ? NAE_MMIO_WRITE : NAE_MMIO_READ, gpa, len);
+	ghcb_set(g, GHCB_SCRATCH, (uint64_t)g + GHCB_BUFFER);
+	*(volatile uint64_t *)(g + GHCB_BUFFER) = write ? *data : 0;
+	g_wrmsr(MSR_GHCB, (uint64_t)g);
+	vmgexit();
+	g_wrmsr(MSR_GHCB, saved);
+	if (!write) {
+		*data = *(volatile uint64_t *)(g + GHCB_BUFFER);
+		if (len < 8) {
+			*data &= (1ull << (8 * len)) - 1;
+		}
+	}
 	return ghcb_get(g, GHCB_EXIT_INFO_1);
 }
 

@@ -123,6 +123,7 @@ void guest_ap_main(unsigned idx, uint64_t ca)
 		__atomic_store_n(&attest_started, true, __ATOMIC_SEQ_CST);
 		CHECK_EQ(attest_once(), R_SUCCESS);
 	}
+	apic_ap_serve(idx);
 }
 
 static void create_rejects_bad_input(uint64_t vmsa, uint64_t ca)
@@ -296,6 +297,7 @@ void tests_vcpu(void)
 	if (n > 1) {
 		reonlined = base + n * AP_STRIDE;
 		reonline(1, base + AP_STRIDE, reonlined);
+		tests_apic_ipi(attesting_ap);
 	}
 	for (i = 1; i < n; i++) {
 		uint64_t vmsa = i == 1 ? reonlined : base + i * AP_STRIDE;

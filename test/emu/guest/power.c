@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * How a guest OS ends a VM on a PC (Linux: acpi_power_off, the FADT's
+ * reset register): ACPI PM1a_CNT with SLP_EN, or 0xCF9. A run asks for
+ * it with QEMU's "-fw_cfg name=opt/csvsm/guest-end,string=poweroff" (or
+ * "reset"), read through fw_cfg's ports as port I/O through the GHCB;
+ * the machine must end with its power-off or reset status.
+ */
+#include "svsm/std.h"
+
+#include "guest.h"
+
+#define FWCFG_SELECTOR 0x510u
+#define FWCFG_DATA 0x511u
+#define FWCFG_DIRECTORY 0x19u
+/* q35's PM1a_CNT as its FADT names it (the BIOS sets PMBASE 0x600). */
+#define PM1A_CNT 0x604u
+#define PM1_SLP_EN (1u << 13)
+#define RESET_CONTROL 0xCF9u
+#define RESET_HARD 0x6u
+
+static void out16(uint16_t port, uint16_t v)
+{
+	__asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static void out8(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static uint8_t in8(uint16_t port)
+{
+	uint8_t v;
+
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static void read_bytes(uint8_t *buf, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		buf[i] = in8(FWCFG_DATA);
+	}
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static bool same(const char *a, const char *b)
+{
+	while (*a != '\0' && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* The fw_cfg file @name's first bytes into @out (NUL-terminated). */
+static bool fwcfg_string(const char *name, char *out, unsigned max)
+{
+	uint8_t hdr[4], e[64];
+	uint32_t count, i;
+
+	out16(FWCFG_SELECTOR, FWCFG_DIRECTORY);
+	read_bytes(hdr, 4);
+	count = be32(hdr);
+	for (i = 0; i < count && i < 64; i++) {
+		uint32_t size;
+
+		read_bytes(e, sizeof(e));
+		e[sizeof(e) - 1] = 0;
+		if (!same((const char *)e + 8, name)) {
+			continue;
+		}
+		size = be32(e);
+		out16(FWCFG_SELECTOR, (uint16_t)(e[4] << 8 | e[5]));
+		if (size >= max) {
+			size = max - 1;
+		}
+		read_bytes((uint8_t *)out, size);
+		out[size] = '\0';
+		return true;
+	}
+	return false;
+}
+
+void guest_end_if_asked(void)
+{
+	char how[16];
+
+	if (!fwcfg_string("opt/csvsm/guest-end", how, sizeof(how))) {
+		return;
+	}
+	g_print("[guest] %u passed, %u failed; ending with %s\n", g_passed(),
+		g_failures(), how);
+	if (same(how, "poweroff")) {
+		out16(PM1A_CNT, PM1_SLP_EN); /* S5: SLP_TYP 0 on q35 */
+	} else if (same(how, "reset")) {
+		out8(RESET_CONTROL, RESET_HARD);
+	}
+	CHECK_THAT(false, "the machine did not end the VM");
+	g_exit(false);
+}
