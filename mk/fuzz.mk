@@ -26,9 +26,12 @@ fuzz-build: $(FUZZ_TARGETS)
 
 # Seeds from real inputs, so the fuzzers start past the magic numbers:
 # the tail of Debian's OVMF (GUID table and SEV metadata), flag byte 0.
+# The ACPI loader: an RSDP and RSDT linked as QEMU's script links them.
 OVMF_SEED := $(BUILD)/corpus/fuzz-ovmf_meta/seed-debian-ovmf
+ACPI_SEED := $(BUILD)/corpus/fuzz-acpi_loader/seed-linked-rsdp
 fuzz-seeds:
-	@mkdir -p $(dir $(OVMF_SEED))
+	@mkdir -p $(dir $(OVMF_SEED)) $(dir $(ACPI_SEED))
+	@python3 test/fuzz/acpi_loader_seed.py $(ACPI_SEED)
 	@if [ -f /usr/share/ovmf/OVMF.fd ]; then \
 		{ printf '\000'; tail -c 4095 /usr/share/ovmf/OVMF.fd; } \
 			> $(OVMF_SEED); fi
