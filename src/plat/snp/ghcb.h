@@ -106,4 +106,14 @@ void ghcb_ap_create(struct ghcb_cpu *g, uint32_t apic_id, gpa_t vmsa,
 uint64_t ghcb_guest_request(struct ghcb_cpu *g, gpa_t req, gpa_t rsp,
 			    gpa_t certs, uint64_t *pages);
 
+/**
+ * Port I/O of @size bytes (1, 2 or 4) through the GHCB (IOIO NAE, the
+ * SVSM's own, never a guest's): OUT sends @val; IN returns the value,
+ * and a reply without RAX marked valid terminates with
+ * TERM_CSVSM_GHCB_RESPONSE. What an IN returns is the host's (T18).
+ */
+void ghcb_io_out(struct ghcb_cpu *g, uint16_t port, unsigned size,
+		 uint32_t val);
+uint32_t ghcb_io_in(struct ghcb_cpu *g, uint16_t port, unsigned size);
+
 #endif /* SNP_GHCB_H */
