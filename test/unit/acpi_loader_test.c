@@ -553,3 +553,43 @@ TEST(acpi_loader, region_wraps)
 				    &w->res) != NULL);
 	EXPECT_EQ(w->res.rsdp_gpa, 0);
 }
+
+/* QEMU's newer layout: a revision 2 RSDP (36 bytes) naming an XSDT with
+ * an 8-byte pointer and carrying both checksums. */
+TEST(acpi_loader, rsdp_v2_with_xsdt)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	static uint8_t rsdp[36];
+	static uint8_t xsdt[44];
+
+	test_defer(free, w);
+	memset(rsdp, 0, sizeof(rsdp));
+	memcpy(rsdp, "RSD PTR ", 8);
+	rsdp[15] = 2;
+	le_put32(rsdp + 20, sizeof(rsdp));
+	memset(xsdt, 0, sizeof(xsdt));
+	memcpy(xsdt, "XSDT", 4);
+	le_put32(xsdt + 4, sizeof(xsdt));
+	mock_add(&w->m, "etc/acpi/rsdp", rsdp, sizeof(rsdp));
+	mock_add(&w->m, "etc/acpi/tables", xsdt, sizeof(xsdt));
+	w->ops = (struct acpi_loader_ops){mock_fetch, &w->m};
+	alloc(&w->s, "etc/acpi/rsdp", 16, ACPI_LOADER_ZONE_FSEG);
+	alloc(&w->s, "etc/acpi/tables", 64, ACPI_LOADER_ZONE_HIGH);
+	pointer(&w->s, "etc/acpi/tables", "etc/acpi/tables", 36, 8);
+	checksum(&w->s, "etc/acpi/tables", 9, 0, sizeof(xsdt));
+	pointer(&w->s, "etc/acpi/rsdp", "etc/acpi/tables", 24, 8);
+	checksum(&w->s, "etc/acpi/rsdp", 8, 0, 20);
+	checksum(&w->s, "etc/acpi/rsdp", 32, 0, sizeof(rsdp));
+	ASSERT_TRUE(world_run(w, 0x100000000ull) == NULL);
+	EXPECT_EQ(w->res.rsdp_gpa, 0x100000000ull);
+	EXPECT_EQ(le_get64(w->out + 24), 0x100000040ull);
+	EXPECT_EQ(le_get64(w->out + 64 + 36), 0x100000040ull);
+	EXPECT_EQ(acpi_sum8(w->out, 20), 0);
+	EXPECT_EQ(acpi_sum8(w->out, 36), 0);
+	EXPECT_EQ(acpi_sum8(w->out + 64, sizeof(xsdt)), 0);
+
+	/* The extended checksum left out: refused. */
+	w->s.len -= ACPI_LOADER_ENTRY_SIZE;
+	rsdp[32] = 1;
+	expect_refused(w, "v2 RSDP extended checksum wrong");
+}
