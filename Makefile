@@ -17,6 +17,7 @@ include mk/checks.mk
 include mk/firmware.mk
 include mk/snp.mk
 include mk/machine.mk
+include mk/linux.mk
 
 .PHONY: all setup run run-sim check bench fuzz clean format tidy
 
@@ -43,7 +44,7 @@ check: setup
 
 check-all: format-check banned-check layers-check tidy freestanding-check docs-check \
 	test test-snp test-asan emu-check emu-hostile-check vtpm-check attest-check igvm-check \
-	snp-image-check fuzz-smoke
+	snp-image-check linux-check-test fuzz-smoke
 	@echo "make check: all checks passed"
 
 bench: setup

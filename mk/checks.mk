@@ -24,8 +24,9 @@ format-check:
 banned-check:
 	@scripts/check-banned.sh
 
-# The snp platform's sources are firmware code too.
-FREESTANDING_SRCS := $(CORE_SRCS) $(SNP_PLAT_SRCS)
+# The snp platform's sources are firmware code too, and the KVM model is
+# emu's machine's.
+FREESTANDING_SRCS := $(CORE_SRCS) $(KVM_MODEL_SRCS) $(SNP_PLAT_SRCS)
 freestanding-check:
 	@for f in $(FREESTANDING_SRCS); do \
 		$(CC) $(FREESTANDING_FLAGS) $$f || exit 1; \
@@ -40,7 +41,8 @@ layers-check:
 # simulator and the tools: zero findings. Not src/libc (its signatures are
 # the C standard's) nor the tests (their macros).
 TIDY_SRCS := $(sort $(wildcard src/core/*.c src/core/protocol/*.c \
-	src/mem/*.c src/lib/*.c src/snpmodel/*.c src/vtpm/*.c src/engine/*.c \
+	src/mem/*.c src/lib/*.c src/snpmodel/*.c src/kvmmodel/*.c \
+	src/vtpm/*.c src/engine/*.c \
 	src/crypto/*.c src/arch/x86/*.c src/plat/*/*.c src/plat/snp/hw/*.c \
 	sim/src/*.c tools/*/*.c))
 TIDY_FLAGS := -std=c11 -D_DEFAULT_SOURCE $(INCLUDES) -Isrc/arch/x86 \

@@ -1,8 +1,9 @@
 # The emulated SEV-SNP machine (emu/): a freestanding PVH ELF that QEMU
 # boots, which launches build/csvsm.igvm and runs it as SNP hardware, its
 # PSP and KVM would (docs/emu.md). It links the RMP and PSP models
-# (src/snpmodel), the formatter and allocator the SVSM uses, and
-# libcrypto for the PSP, with the firmware's flags (mk/firmware.mk).
+# (src/snpmodel), the KVM model (src/kvmmodel, sim's hypervisor too), the
+# formatter and allocator the SVSM uses, and libcrypto for the PSP, with
+# the firmware's flags (mk/firmware.mk).
 
 MACHINE_OBJ := $(BUILD)/machine
 MACHINE_ELF := $(MACHINE_OBJ)/emu.elf
@@ -10,7 +11,7 @@ MACHINE_C := $(sort $(wildcard emu/src/*.c))
 MACHINE_S := $(sort $(wildcard emu/src/*.S))
 MACHINE_LIB_C := src/lib/fmt.c src/lib/log.c src/lib/panic.c \
 	src/lib/lib_lock.c $(sort $(wildcard src/mem/*.c)) $(LIBC_SRCS) \
-	$(sort $(wildcard src/snpmodel/*.c)) $(X86_C_SRCS) \
+	$(sort $(wildcard src/snpmodel/*.c)) $(KVM_MODEL_SRCS) $(X86_C_SRCS) \
 	src/crypto/libcrypto.c $(PKI_C)
 MACHINE_LIB_S := $(X86_S_SRCS) $(LIBC_S_SRCS)
 
@@ -72,6 +73,7 @@ emu-hostile-check: $(MACHINE_ELF) $(EMU_IMAGE)
 	$(call emu_expect,$(MACHINE_OBJ)/bad-page-outside.igvm,249,page-outside,,launch refused: )
 	$(call emu_expect,$(EMU_IMAGE),249,cpuid-lie,--hv cpuid-lie,launch refused: .*CPUID)
 	$(call emu_expect,$(EMU_IMAGE),253,sev-info-lie,--hv sev-info-lie,asked to terminate: reason set 0 code 1)
-	$(call emu_expect,$(EMU_IMAGE),253,refuse-run-vmpl,--hv refuse-run-vmpl,TERM_CSVSM_GHCB_RESPONSE)
+	$(call emu_expect,$(EMU_IMAGE),253,refuse-run-vmpl,--hv refuse-run-vmpl,TERM_CSVSM_RUN_VMPL_REFUSED)
 	$(call emu_expect,$(EMU_IMAGE),253,inject-ri,--hv inject-ri,TERM_CSVSM_UNEXPECTED_EVENT)
 	$(call emu_expect,$(EMU_IMAGE),253,flip-shared,--hv flip-shared,TERM_CSVSM_GUEST_MSG_TAMPERED)
+	$(call emu_expect,$(EMU_IMAGE),253,flip-psc,--hv flip-psc,asked to terminate: reason set 3 code 6)

@@ -17,16 +17,20 @@ LIBC_S_SRCS := $(sort $(wildcard src/libc/*.S))
 # descriptor tables, FPU enable, the stack protector's hook.
 X86_C_SRCS := $(sort $(wildcard src/arch/x86/*.c))
 X86_S_SRCS := $(sort $(wildcard src/arch/x86/*.S))
+# The model of KVM's side of the GHCB protocol, freestanding: sim's
+# hypervisor and emu's machine are adapters over it.
+KVM_MODEL_SRCS := $(sort $(wildcard src/kvmmodel/*.c))
 SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
 # The snp platform's GHCB client, which hosted builds run against the
-# simulator's side of its seam (snp_hw.h: sim/src/ghcb_hv.c); the
+# simulator's side of its seam (snp_hw.h: sim/src/ghcb_hv.c, an adapter
+# over src/kvmmodel); the
 # hardware side is src/plat/snp/hw (mk/snp.mk).
 SNP_PLAT_SRCS := $(sort $(wildcard src/plat/snp/*.c))
 SIM_SRCS := $(sort $(wildcard sim/src/*.c))
 # The page-table builder is plain C: its unit test runs it hosted.
 X86_HOSTED_SRCS := src/arch/x86/pgtable.c
-LIB_SRCS := $(CORE_SRCS) $(SIM_PLAT_SRCS) $(SIM_SRCS) $(ENGINE_SRCS) \
-	$(PKI_C) $(SNP_PLAT_SRCS) $(X86_HOSTED_SRCS)
+LIB_SRCS := $(CORE_SRCS) $(KVM_MODEL_SRCS) $(SIM_PLAT_SRCS) $(SIM_SRCS) \
+	$(ENGINE_SRCS) $(PKI_C) $(SNP_PLAT_SRCS) $(X86_HOSTED_SRCS)
 
 TEST_FW_SRCS := $(sort $(wildcard test/framework/*.c))
 TEST_SRCS := $(sort $(wildcard test/unit/*.c test/sim/*.c))

@@ -40,6 +40,9 @@ FLOORS = [
         "include/svsm/psp_model.h", "include/svsm/snpmodel.h",
         "include/svsm/vmsa_model.h",
     ]),
+    # The hypervisor's model (sim's, emu's): over the RMP and PSP models,
+    # never reaching into the SVSM (core) or a platform.
+    ("kvmmodel", ["src/kvmmodel/"]),
     ("vtpm", ["src/vtpm/", "src/engine/", "include/svsm/vtpm.h"]),
     ("core", [
         "src/core/",

@@ -16,6 +16,8 @@ packages=(
 	zlib1g-dev ovmf              # IGVM checksums; OVMF as an IGVM input
 	tpm2-tools xxd               # vTPM tests with real TPM tools
 	python3-tpm2-pytss swtpm     # the kernel's sequence; a libtpms peer
+	cpio kmod xz-utils           # the Linux guest kit: initramfs, modinfo,
+	debian-archive-keyring       # .ko.xz; trixie's keys (mk/linux.mk)
 	git
 )
 

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The hypervisor's GHCB protocol, as KVM serves an SNP guest. Threats:
- * the GHCB is a page the guest shares and may change at any moment, so
- * each field is copied once, checked, and used from the copy; every GPA
- * the guest names is checked against guest RAM and the RMP before the
- * machine touches it. A request the protocol does not allow gets KVM's
- * error reply; what KVM would kill the guest for ends the VM.
+ * The machine's hypervisor is KVM's model (src/kvmmodel, the one sim
+ * uses): this file owns its struct kvm and one struct kvm_vcpu per vCPU
+ * and gives it the machine as kvm_ops. The model checks every GHCB field
+ * and GPA the guest gives before an op sees it; the ops here are the
+ * host's side: guest RAM, the RMP lock, nested-table sync and TLB
+ * shoot-down, QEMU's devices, the world switch, the PSP. What KVM does
+ * outside the GHCB protocol (HLT, nested faults) is here too.
+ *
+ * Concurrency: vCPU i runs only on CPU i, so kvm_vcpus[i] and
+ * exit_vmpl[i] are CPU i's alone; the RMP is shared, under rmp_lock.
  */
 #include "hv.h"
 
@@ -13,7 +17,8 @@
 
 #include "abi/ghcb.h"
 
-#include "cpuid.h"
+#include "../../src/kvmmodel/kvm.h"
+#include "hv_cpuid.h"
 #include "hv_io.h"
 #include "layout.h"
 #include "psp.h"
@@ -21,54 +26,17 @@
 #include "vc.h"
 #include "world.h"
 
-#define GPA_MASK 0x000FFFFFFFFFF000ull
-#define MSR_CPUID_REQ 0x004ull
-#define MSR_CPUID_RESP 0x005ull
-#define MSR_ERROR 0xFFFull   /* KVM: an unknown request */
-#define GHCB_ERR_RETURN 1ull /* exit_info_1 = 1: inject the event in info2 */
-#define EVENT_GP (13u | (3u << 8) | (1u << 11) | (1u << 31))
-
 static enum hv_mode mode;
 static unsigned vmpl0_runs; /* RUN_VMPL requests from VMPL0 (inject-ri) */
 static struct mlock term_lock;
-/* KVM's per-vCPU, per-VMPL registrations. */
-static uint64_t ghcb_gpa[MACHINE_MAX_CPUS][MACHINE_VMPLS];
-static uint64_t doorbell_gpa[MACHINE_MAX_CPUS][MACHINE_VMPLS];
-
-void hv_init(enum hv_mode m)
-{
-	mode = m;
-}
-
-/* The leaves a guest's CPUID page carries (Linux reads them early). */
-static const uint32_t cpuid_leaves[][2] = {
-	{0x0, 0},	  {0x1, 0},	    {0x7, 0},
-	{0xD, 0},	  {0xD, 1},	    {0x80000000u, 0},
-	{0x80000001u, 0}, {0x80000008u, 0}, {0x8000001Fu, 0},
-};
-#define LEAF7_EBX_SHA (1u << 29) /* SHA-NI: the machine's CPU has none */
+static struct kvm kvm;
+static struct kvm_vcpu kvm_vcpus[MACHINE_MAX_CPUS];
+/* The VMPL whose VMGEXIT CPU i serves now (the ops are per vCPU). */
+static unsigned exit_vmpl[MACHINE_MAX_CPUS];
 
 void hv_cpuid_table(struct snp_cpuid_table *t)
 {
-	unsigned i, n = sizeof(cpuid_leaves) / sizeof(cpuid_leaves[0]);
-
-	for (i = 0; i < n; i++) {
-		struct hw_cpuid r =
-			hw_cpuid(cpuid_leaves[i][0], cpuid_leaves[i][1]);
-		struct snp_cpuid_fn *fn = &t->fn[i];
-
-		fn->eax_in = cpuid_leaves[i][0];
-		fn->ecx_in = cpuid_leaves[i][1];
-		fn->xcr0_in = fn->eax_in == 0xD ? 1 : 0;
-		fn->eax = r.eax;
-		fn->ebx = r.ebx;
-		fn->ecx = r.ecx;
-		fn->edx = r.edx;
-		if (mode == HV_CPUID_LIE && fn->eax_in == 0x7) {
-			fn->ebx |= LEAF7_EBX_SHA;
-		}
-	}
-	t->count = n;
+	hv_cpuid_fill(t, mode == HV_CPUID_LIE);
 }
 
 void hv_stop(unsigned exit_value)
@@ -79,52 +47,68 @@ void hv_stop(unsigned exit_value)
 	machine_exit(exit_value);
 }
 
-static void terminate(struct mcpu *c, unsigned vmpl, uint64_t set,
-		      uint64_t code) __attribute__((noreturn));
-static void terminate(struct mcpu *c, unsigned vmpl, uint64_t set,
-		      uint64_t code)
+static struct mcpu *cpu_of(const struct kvm_vcpu *v)
 {
-	hv_io_flush();
-	mlog("vCPU %u VMPL%u asked to terminate: reason set %llu code %llu",
-	     c->index, vmpl, (unsigned long long)set, (unsigned long long)code);
-	hv_stop(vmpl == 0 ? MACHINE_EXIT_SVSM_TERM : MACHINE_EXIT_GUEST_TERM);
+	struct mcpu *c = mcpu_by_apic(v->apic_id);
+
+	MCHECK(c != NULL);
+	return c;
 }
 
-/* KVM's page-state change of one page (RMPUPDATE, PSMASH first inside a
- * 2 MiB entry). */
-static bool psc_page(uint64_t gpa, bool size_2m, bool to_private)
+static uint8_t *op_page(struct kvm *k, uint64_t gpa)
 {
-	uint64_t span = size_2m ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE;
-	enum snp_ret rc;
-
-	if ((gpa & (span - 1)) != 0 || guest_ptr(gpa, span) == NULL) {
-		return false;
-	}
-	rmp_lock();
-	rc = rmp_hv_page_state(&machine_rmp, gpa, size_2m, to_private);
-	if (rc == SNP_RET_SUCCESS) {
-		rmp_changed(gpa & ~(SNP_PAGE_SIZE_2M - 1), SNP_PAGE_SIZE_2M);
-	}
-	rmp_unlock();
-	if (rc == SNP_RET_SUCCESS) {
-		rmp_flush_tlbs();
-	}
-	return rc == SNP_RET_SUCCESS;
+	(void)k;
+	return guest_ptr(gpa, PAGE);
 }
 
-/* A shared page of guest RAM (the RMP says hypervisor-owned). */
-static uint8_t *shared_page(uint64_t gpa)
+static void op_rmp_lock(struct kvm *k)
 {
-	uint8_t *p = guest_ptr(gpa, PAGE);
-	bool ok;
-
-	if (p == NULL || (gpa & (PAGE - 1)) != 0) {
-		return NULL;
-	}
+	(void)k;
 	rmp_lock();
-	ok = rmp_check_shared_access(&machine_rmp, gpa) == RMP_ACCESS_OK;
+}
+
+static void op_rmp_unlock(struct kvm *k)
+{
+	(void)k;
 	rmp_unlock();
-	return ok ? p : NULL;
+}
+
+/* RMPUPDATE or PSMASH by the model: the nested tables follow the RMP,
+ * and no CPU keeps a translation the RMP no longer allows once the
+ * request returns (until then the change is in flight, as on hardware
+ * before its TLB flush). */
+static void op_rmp_changed(struct kvm *k, uint64_t gpa, uint64_t len)
+{
+	(void)k;
+	rmp_lock();
+	rmp_changed(gpa, len);
+	rmp_unlock();
+	rmp_flush_tlbs();
+}
+
+static void op_io(struct kvm *k, struct kvm_vcpu *v, uint16_t port,
+		  unsigned size, bool in, uint32_t *val)
+{
+	(void)k;
+	hv_io(cpu_of(v), exit_vmpl[v->index], port, size, in, val);
+}
+
+static bool op_msr(struct kvm *k, struct kvm_vcpu *v, bool write, uint32_t msr,
+		   uint64_t *val)
+{
+	(void)k;
+	(void)v;
+	(void)write;
+	(void)msr;
+	(void)val;
+	return false; /* no MSR is KVM's to give this guest yet: #GP */
+}
+
+static void op_cpuid(struct kvm *k, uint32_t leaf, uint32_t subleaf,
+		     uint64_t xcr0, uint32_t out[4])
+{
+	(void)k;
+	hv_cpuid(leaf, subleaf, xcr0, out);
 }
 
 #define INJECT_RI_AFTER 8u
@@ -136,16 +120,22 @@ static uint8_t *shared_page(uint64_t gpa)
  * (Restricted Injection); through the doorbell and #HV it arrives, and
  * the SVSM, which asks for no events, must terminate.
  */
-static bool inject_into_svsm(struct mcpu *c)
+static bool inject_into_svsm(struct mcpu *c, const struct kvm_vcpu *v)
 {
-	uint8_t *db;
+	uint64_t gpa = v->doorbell_gpa[0];
+	uint8_t *db = guest_ptr(gpa, PAGE);
+	bool shared;
 
-	if (mode != HV_INJECT_RI || ++vmpl0_runs != INJECT_RI_AFTER ||
-	    doorbell_gpa[c->index][0] == 0) {
+	if (mode != HV_INJECT_RI ||
+	    __atomic_add_fetch(&vmpl0_runs, 1, __ATOMIC_RELAXED) !=
+		    INJECT_RI_AFTER ||
+	    gpa == 0 || db == NULL) {
 		return false;
 	}
-	db = shared_page(doorbell_gpa[c->index][0]);
-	if (db == NULL) {
+	rmp_lock();
+	shared = rmp_check_shared_access(&machine_rmp, gpa) == RMP_ACCESS_OK;
+	rmp_unlock();
+	if (!shared) {
 		return false;
 	}
 	(void)world_inject(c, 0, HV_DOORBELL_VECTOR); /* refused */
@@ -156,345 +146,102 @@ static bool inject_into_svsm(struct mcpu *c)
 	return world_inject(c, 0, VEC_HV);
 }
 
-/* SNP Run VMPL from @vmpl: false when refused. */
-static bool run_vmpl(struct mcpu *c, unsigned vmpl, unsigned target)
+static bool op_run_vmpl(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl)
 {
-	if (target >= MACHINE_VMPLS || mode == HV_REFUSE_RUN_VMPL) {
-		return false;
-	}
-	if (vmpl == 0 && inject_into_svsm(c)) {
+	struct mcpu *c = cpu_of(v);
+
+	(void)k;
+	if (exit_vmpl[v->index] == 0 && inject_into_svsm(c, v)) {
 		return true; /* VMPL0 runs on, with #HV pending */
 	}
-	world_run_vmpl(c, target);
+	world_run_vmpl(c, vmpl); /* with no VMSA there, the vCPU waits */
 	return true;
 }
 
-static uint64_t msr_protocol(struct mcpu *c, unsigned vmpl, uint64_t v)
+/* The model checked the APIC ID, the VMPL and the VMSA's page; the
+ * hardware checks the VMSA when it runs. KVM's create-on-INIT takes
+ * effect at the next INIT, which this machine's vCPUs never get: it is
+ * a create. */
+static uint64_t op_ap_create(struct kvm *k, struct kvm_vcpu *v,
+			     unsigned request, uint32_t apic_id,
+			     uint64_t vmsa_gpa, unsigned vmpl,
+			     uint64_t sev_features)
 {
-	uint64_t data = GHCB_MSR_DATA(v);
+	struct mcpu *target = mcpu_by_apic(apic_id);
 
-	switch (GHCB_MSR_INFO(v)) {
-	case GHCB_MSR_SEV_INFO_REQ:
-		return (mode == HV_LIE_SEV_INFO ? 9ull : GHCB_PROTOCOL_MAX)
-			       << 48 |
-		       (mode == HV_LIE_SEV_INFO ? 9ull : GHCB_PROTOCOL_MIN)
-			       << 32 |
-		       (uint64_t)MACHINE_C_BIT << 24 | GHCB_MSR_SEV_INFO_RESP;
-	case MSR_CPUID_REQ: {
-		unsigned reg = (unsigned)(v >> 30) & 3u;
-		struct hw_cpuid r = hw_cpuid((uint32_t)(v >> 32), 0);
-		uint32_t regs[4] = {r.eax, r.ebx, r.ecx, r.edx};
-
-		return (uint64_t)regs[reg] << 32 | (v & (3ull << 30)) |
-		       MSR_CPUID_RESP;
+	(void)k;
+	(void)v;
+	(void)sev_features;
+	if (target == NULL) {
+		return GHCB_ERR_INVALID_INPUT;
 	}
-	case GHCB_MSR_HV_FT_REQ:
-		return (GHCB_HV_FT_SNP | GHCB_HV_FT_SNP_AP_CREATION |
-			GHCB_HV_FT_SNP_MULTI_VMPL)
-			       << 12 |
-		       GHCB_MSR_HV_FT_RESP;
-	case GHCB_MSR_REG_GPA_REQ:
-		if (guest_ptr(data << 12, PAGE) == NULL) {
-			return GPA_MASK | GHCB_MSR_REG_GPA_RESP;
-		}
-		ghcb_gpa[c->index][vmpl] = data << 12;
-		return (data << 12) | GHCB_MSR_REG_GPA_RESP;
-	case GHCB_MSR_PSC_REQ: {
-		unsigned op = (unsigned)(v >> 52) & 0xFu;
-		bool ok = (op == GHCB_PSC_OP_PRIVATE ||
-			   op == GHCB_PSC_OP_SHARED) &&
-			  psc_page(v & GPA_MASK, false,
-				   op == GHCB_PSC_OP_PRIVATE);
-
-		return (ok ? 0 : 1ull << 32) | GHCB_MSR_PSC_RESP;
-	}
-	case GHCB_MSR_RUN_VMPL_REQ:
-		return (run_vmpl(c, vmpl, (unsigned)(v >> 32) & 0xFFu)
-				? 0
-				: 1ull << 32) |
-		       GHCB_MSR_RUN_VMPL_RESP;
-	case GHCB_MSR_TERM_REQ:
-		terminate(c, vmpl, (v >> 12) & 0xF, (v >> 16) & 0xFF);
-	default:
-		mlog("vCPU %u VMPL%u: unknown GHCB MSR request %llx", c->index,
-		     vmpl, (unsigned long long)v);
-		return MSR_ERROR;
-	}
+	world_post(target, vmpl, vmsa_gpa, request == SVM_VMGEXIT_AP_DESTROY);
+	return 0;
 }
 
-/* The fields of a GHCB page this hypervisor reads: copied once. */
-struct ghcb_in {
-	uint64_t rax, rbx, rcx, rdx, xcr0;
-	uint64_t code, info1, info2;
-	uint8_t valid[16];
-	uint16_t version;
-	uint32_t usage;
+static uint64_t op_guest_request(struct kvm *k, const void *req, void *rsp,
+				 void *certs, size_t *certs_len)
+{
+	(void)k;
+	return psp_serve_request(req, rsp, certs, certs_len);
+}
+
+static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
+			 uint32_t code)
+{
+	unsigned vmpl = exit_vmpl[v->index];
+
+	(void)k;
+	hv_io_flush();
+	mlog("vCPU %u VMPL%u asked to terminate: reason set %u code %u",
+	     v->index, vmpl, set, code);
+	hv_stop(vmpl == 0 ? MACHINE_EXIT_SVSM_TERM : MACHINE_EXIT_GUEST_TERM);
+}
+
+static const struct kvm_ops machine_kvm_ops = {
+	.page = op_page,
+	.rmp_lock = op_rmp_lock,
+	.rmp_unlock = op_rmp_unlock,
+	.rmp_changed = op_rmp_changed,
+	.io = op_io,
+	.msr = op_msr,
+	.cpuid = op_cpuid,
+	.run_vmpl = op_run_vmpl,
+	.ap_create = op_ap_create,
+	.guest_request = op_guest_request,
+	.terminate = op_terminate,
 };
 
-static uint64_t rd64(const uint8_t *p, unsigned off)
+void hv_init(enum hv_mode m)
 {
-	uint64_t v;
+	static const enum kvm_behaviour lie[HV_MODE_COUNT] = {
+		[HV_LIE_SEV_INFO] = KVM_OLD_VERSION,
+		[HV_REFUSE_RUN_VMPL] = KVM_REFUSE_RUN_VMPL,
+		[HV_FLIP_SHARED] = KVM_FLIP_RESPONSE,
+		[HV_FLIP_PSC] = KVM_FLIP_SHARED,
+	};
+	unsigned i, n = mcpu_count();
 
-	__atomic_load(&*(const uint64_t *)(p + off), &v, __ATOMIC_RELAXED);
-	return v;
-}
-
-static void wr64(uint8_t *p, unsigned off, uint64_t v)
-{
-	__atomic_store_n((uint64_t *)(p + off), v, __ATOMIC_RELAXED);
-	p[GHCB_OFF_VALID_BITMAP + GHCB_VALID_BIT(off) / 8] |=
-		(uint8_t)(1u << (GHCB_VALID_BIT(off) % 8));
-}
-
-static bool valid(const struct ghcb_in *g, unsigned off)
-{
-	return (g->valid[GHCB_VALID_BIT(off) / 8] >> (GHCB_VALID_BIT(off) % 8) &
-		1u) != 0;
-}
-
-static void ghcb_read(const uint8_t *p, struct ghcb_in *g)
-{
-	g->rax = rd64(p, GHCB_OFF_RAX);
-	g->rbx = rd64(p, GHCB_OFF_RBX);
-	g->rcx = rd64(p, GHCB_OFF_RCX);
-	g->rdx = rd64(p, GHCB_OFF_RDX);
-	g->xcr0 = rd64(p, 0x3E8u);
-	g->code = rd64(p, GHCB_OFF_SW_EXIT_CODE);
-	g->info1 = rd64(p, GHCB_OFF_SW_EXIT_INFO_1);
-	g->info2 = rd64(p, GHCB_OFF_SW_EXIT_INFO_2);
-	memcpy(g->valid, p + GHCB_OFF_VALID_BITMAP, sizeof(g->valid));
-	memcpy(&g->version, p + GHCB_OFF_PROTOCOL_VERSION, 2);
-	memcpy(&g->usage, p + GHCB_OFF_USAGE, 4);
-}
-
-struct reply {
-	uint64_t info1, info2;
-	uint64_t rax, rbx, rcx, rdx;
-	bool set_rax, set_rbx, set_rcx, set_rdx;
-};
-
-static void nae_ioio(struct mcpu *c, unsigned vmpl, const struct ghcb_in *g,
-		     struct reply *r)
-{
-	uint16_t port = (uint16_t)(g->info1 >> SVM_IOIO_PORT_SHIFT);
-	bool in = (g->info1 & SVM_IOIO_TYPE_IN) != 0;
-	unsigned size = (g->info1 & SVM_IOIO_SZ32)   ? 4
-			: (g->info1 & SVM_IOIO_SZ16) ? 2
-						     : 1;
-	uint32_t val = (uint32_t)g->rax;
-
-	if ((g->info1 & 0xCu) != 0 || (!in && !valid(g, GHCB_OFF_RAX))) {
-		r->info1 = GHCB_RESULT_MALFORMED; /* string I/O: not served */
-		r->info2 = GHCB_ERR_INVALID_INPUT;
-		return;
+	mode = m;
+	for (i = 0; i < n; i++) {
+		kvm_vcpus[i].index = i;
+		kvm_vcpus[i].apic_id = mcpu_by_apic(i)->apic_id;
 	}
-	hv_io(c, vmpl, port, size, in, &val);
-	if (in) {
-		r->rax = (g->rax & ~0xFFFFFFFFull) | val;
-		r->set_rax = true;
-	}
-}
-
-static void nae_psc(uint8_t *buf, struct reply *r)
-{
-	uint16_t cur, end;
-
-	memcpy(&cur, buf, 2);
-	memcpy(&end, buf + 2, 2);
-	if (end >= GHCB_PSC_MAX_ENTRIES || cur > end) {
-		r->info2 = (1ull << 32) | 1;
-		return;
-	}
-	for (; cur <= end; cur++) {
-		uint64_t e;
-		unsigned op;
-
-		memcpy(&e, buf + GHCB_PSC_HDR_SIZE + 8u * cur, 8);
-		op = (unsigned)GHCB_PSC_ENTRY_OP(e);
-		if ((op != GHCB_PSC_OP_PRIVATE && op != GHCB_PSC_OP_SHARED) ||
-		    !psc_page(GHCB_PSC_ENTRY_GFN(e) << 12,
-			      GHCB_PSC_ENTRY_2M(e) != 0,
-			      op == GHCB_PSC_OP_PRIVATE)) {
-			memcpy(buf, &cur, 2);
-			r->info2 = (1ull << 32) | 2;
-			return;
-		}
-	}
-	memcpy(buf, &cur, 2);
-}
-
-static void nae_ap_creation(struct mcpu *c, const struct ghcb_in *g,
-			    struct reply *r)
-{
-	unsigned request = (unsigned)(g->info1 & 0xFFFFu);
-	unsigned vmpl =
-		(unsigned)(g->info1 >> SVM_VMGEXIT_AP_VMPL_SHIFT) & 0xFFFFu;
-	struct mcpu *target = mcpu_by_apic((uint32_t)(g->info1 >> 32));
-	uint64_t vmsa = g->info2;
-
-	(void)c;
-	if (target == NULL || vmpl >= MACHINE_VMPLS ||
-	    (request != SVM_VMGEXIT_AP_CREATE &&
-	     request != SVM_VMGEXIT_AP_DESTROY && request != 0) ||
-	    (request != SVM_VMGEXIT_AP_DESTROY &&
-	     ((vmsa & (PAGE - 1)) != 0 || guest_ptr(vmsa, PAGE) == NULL))) {
-		r->info1 = GHCB_RESULT_MALFORMED;
-		r->info2 = GHCB_ERR_INVALID_INPUT;
-		return;
-	}
-	world_post(target, vmpl, vmsa, request == SVM_VMGEXIT_AP_DESTROY);
-}
-
-static void nae_guest_request(const struct ghcb_in *g, bool ext,
-			      struct reply *r)
-{
-	uint8_t *req = shared_page(g->info1);
-	uint8_t *rsp = shared_page(g->info2);
-	uint64_t pages = ext ? g->rbx : 0;
-	uint8_t *certs = NULL;
-	size_t len = 0;
-
-	if (ext && pages != 0 && pages <= 64 &&
-	    guest_ptr(g->rax, pages * PAGE) != NULL) {
-		uint64_t i;
-
-		certs = guest_ptr(g->rax, pages * PAGE);
-		len = pages * PAGE;
-		for (i = 0; i < pages; i++) { /* every page shared */
-			if (shared_page(g->rax + i * PAGE) == NULL) {
-				certs = NULL;
-			}
-		}
-	}
-	if (req == NULL || rsp == NULL ||
-	    (ext && pages != 0 && certs == NULL)) {
-		r->info1 = GHCB_RESULT_MALFORMED;
-		r->info2 = GHCB_ERR_INVALID_INPUT;
-		return;
-	}
-	r->info2 = psp_serve_request(req, rsp, ext ? certs : NULL,
-				     ext ? &len : NULL);
-	if (ext && (r->info2 >> 32) == 1) { /* INVALID_LEN */
-		r->rbx = (len + PAGE - 1) / PAGE;
-		r->set_rbx = true;
-	}
-	if (mode == HV_FLIP_SHARED) {
-		rsp[64] ^= 0x80; /* after the PSP wrote it */
-	}
-}
-
-static void nae(struct mcpu *c, unsigned vmpl, uint8_t *p)
-{
-	struct ghcb_in g;
-	struct reply r = {0};
-
-	ghcb_read(p, &g);
-	if (g.usage != GHCB_USAGE_STANDARD) {
-		r.info1 = GHCB_RESULT_MALFORMED;
-		r.info2 = GHCB_ERR_INVALID_USAGE;
-	} else if (!valid(&g, GHCB_OFF_SW_EXIT_CODE) ||
-		   !valid(&g, GHCB_OFF_SW_EXIT_INFO_1) ||
-		   !valid(&g, GHCB_OFF_SW_EXIT_INFO_2)) {
-		r.info1 = GHCB_RESULT_MALFORMED;
-		r.info2 = GHCB_ERR_MISSING_INPUT;
-	} else {
-		switch (g.code) {
-		case SVM_EXIT_IOIO:
-			nae_ioio(c, vmpl, &g, &r);
-			break;
-		case SVM_EXIT_MSR:
-			/* No MSR is KVM's to give this guest yet: #GP. */
-			r.info1 = GHCB_ERR_RETURN;
-			r.info2 = EVENT_GP;
-			break;
-		case SVM_EXIT_CPUID: {
-			struct hw_cpuid x =
-				hw_cpuid((uint32_t)g.rax, (uint32_t)g.rcx);
-
-			r.rax = x.eax;
-			r.rbx = x.ebx;
-			r.rcx = x.ecx;
-			r.rdx = x.edx;
-			r.set_rax = r.set_rbx = r.set_rcx = r.set_rdx = true;
-			break;
-		}
-		case SVM_VMGEXIT_PSC:
-			nae_psc(p + GHCB_OFF_SHARED_BUFFER, &r);
-			break;
-		case SVM_VMGEXIT_SNP_RUN_VMPL:
-			if (!run_vmpl(c, vmpl, (unsigned)(g.info1 & 0xFF))) {
-				r.info1 = GHCB_RESULT_MALFORMED;
-				r.info2 = GHCB_ERR_INVALID_INPUT;
-			}
-			break;
-		case SVM_VMGEXIT_AP_CREATION:
-			nae_ap_creation(c, &g, &r);
-			break;
-		case SVM_VMGEXIT_GUEST_REQUEST:
-		case SVM_VMGEXIT_EXT_GUEST_REQUEST:
-			nae_guest_request(
-				&g, g.code == SVM_VMGEXIT_EXT_GUEST_REQUEST,
-				&r);
-			break;
-		case SVM_VMGEXIT_HV_DOORBELL:
-			if (g.info1 == SVM_VMGEXIT_HV_DOORBELL_SET &&
-			    shared_page(g.info2) != NULL) {
-				doorbell_gpa[c->index][vmpl] = g.info2;
-			} else if (g.info1 == 3) {
-				doorbell_gpa[c->index][vmpl] = 0;
-			} else if (g.info1 != 2) {
-				r.info1 = GHCB_RESULT_MALFORMED;
-				r.info2 = GHCB_ERR_INVALID_INPUT;
-				break;
-			}
-			r.info2 = doorbell_gpa[c->index][vmpl];
-			break;
-		case SVM_VMGEXIT_TERM_REQUEST:
-			terminate(c, vmpl, g.info1 & 0xF,
-				  (g.info1 >> 4) & 0xFF);
-		default:
-			r.info1 = GHCB_RESULT_MALFORMED;
-			r.info2 = GHCB_ERR_INVALID_INPUT;
-			break;
-		}
-	}
-	/* KVM clears the bitmap, then marks what it writes. */
-	memset(p + GHCB_OFF_VALID_BITMAP, 0, 16);
-	wr64(p, GHCB_OFF_SW_EXIT_INFO_1, r.info1);
-	wr64(p, GHCB_OFF_SW_EXIT_INFO_2, r.info2);
-	if (r.set_rax) {
-		wr64(p, GHCB_OFF_RAX, r.rax);
-	}
-	if (r.set_rbx) {
-		wr64(p, GHCB_OFF_RBX, r.rbx);
-	}
-	if (r.set_rcx) {
-		wr64(p, GHCB_OFF_RCX, r.rcx);
-	}
-	if (r.set_rdx) {
-		wr64(p, GHCB_OFF_RDX, r.rdx);
-	}
+	kvm = (struct kvm){
+		.ops = &machine_kvm_ops,
+		.rmp = &machine_rmp,
+		.ram_size = guest_ram_size,
+		.c_bit = MACHINE_C_BIT,
+		.behaviour = lie[m],
+		.vcpus = kvm_vcpus,
+		.nr_vcpus = n,
+	};
 }
 
 uint64_t hv_vmgexit(struct mcpu *c, unsigned vmpl, uint64_t msr)
 {
-	uint8_t *p;
-
-	if (GHCB_MSR_INFO(msr) != 0) {
-		return msr_protocol(c, vmpl, msr);
-	}
-	p = msr == ghcb_gpa[c->index][vmpl] ? shared_page(msr) : NULL;
-	if (p == NULL) {
-		/* KVM stops a guest whose GHCB is not its registered,
-		 * shared page. */
-		mlog("vCPU %u VMPL%u: VMGEXIT with GHCB %llx, registered %llx",
-		     c->index, vmpl, (unsigned long long)msr,
-		     (unsigned long long)ghcb_gpa[c->index][vmpl]);
-		hv_stop(vmpl == 0 ? MACHINE_EXIT_SVSM_TERM
-				  : MACHINE_EXIT_GUEST_TERM);
-	}
-	nae(c, vmpl, p);
-	return msr;
+	exit_vmpl[c->index] = vmpl;
+	return kvm_vmgexit(&kvm, &kvm_vcpus[c->index], vmpl, msr);
 }
 
 void hv_hlt(struct mcpu *c, unsigned vmpl)

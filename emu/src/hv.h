@@ -2,7 +2,9 @@
 /*
  * The hypervisor: what KVM does for an SNP guest, and nothing more. It is
  * reached only by automatic exits (world.c) and sees the vCPU only
- * through the GHCB MSR value and the GHCB page the guest shares.
+ * through the GHCB MSR value and the GHCB page the guest shares. Its
+ * GHCB side is the KVM model sim uses too (src/kvmmodel); hv.c adapts it
+ * to this machine.
  */
 #ifndef MACHINE_HV_H
 #define MACHINE_HV_H
@@ -13,21 +15,28 @@
 
 #include "machine.h"
 
-/** Hostile behaviours, chosen at start (fw_cfg opt/csvsm/hv). */
+/** Hostile behaviours, chosen at start (fw_cfg opt/csvsm/hv). The GHCB
+ * lies are the KVM model's (enum kvm_behaviour); the others are where
+ * the machine's hypervisor acts outside the GHCB protocol. */
 enum hv_mode {
 	HV_HONEST = 0,
 	HV_CPUID_LIE,	    /* a CPUID page entry that lies: PSP refuses */
-	HV_LIE_SEV_INFO,    /* SEV info names an unsupported protocol */
-	HV_REFUSE_RUN_VMPL, /* run VMPL answered with an error */
+	HV_LIE_SEV_INFO,    /* SEV info names no version the SVSM speaks
+			     * (KVM_OLD_VERSION) */
+	HV_REFUSE_RUN_VMPL, /* run VMPL answered with an error
+			     * (KVM_REFUSE_RUN_VMPL) */
 	HV_INJECT_RI,	    /* an interrupt injected into a Restricted-
 			     * Injection VMSA (the SVSM's) */
 	HV_FLIP_SHARED,	    /* the guest-request response page changes
-			     * under the SVSM while it reads it */
+			     * under the SVSM while it reads it
+			     * (KVM_FLIP_RESPONSE) */
+	HV_FLIP_PSC,	    /* the PSC buffer changes during the call,
+			     * then the response (KVM_FLIP_SHARED) */
 	HV_MODE_COUNT,
 };
 
 void hv_init(enum hv_mode mode);
-/** The CPUID table KVM/QEMU put in a launch's CPUID page. */
+/** The CPUID table KVM/QEMU put in a launch's CPUID page (hv_cpuid.c). */
 void hv_cpuid_table(struct snp_cpuid_table *t);
 /** VMGEXIT from @c's vCPU at @vmpl with GHCB MSR @msr: the GHCB MSR
  * value it sees after. */

@@ -71,8 +71,8 @@ static uint64_t ram_top(uint32_t start_info_pa)
 static enum hv_mode hv_mode_from_fwcfg(void)
 {
 	static const char *const names[HV_MODE_COUNT] = {
-		"honest",	   "cpuid-lie", "sev-info-lie",
-		"refuse-run-vmpl", "inject-ri", "flip-shared",
+		"honest",    "cpuid-lie",   "sev-info-lie", "refuse-run-vmpl",
+		"inject-ri", "flip-shared", "flip-psc",
 	};
 	char name[32];
 	uint32_t size;

@@ -13,6 +13,10 @@
 /* MSR protocol: GHCBInfo is bits [11:0]. */
 #define GHCB_MSR_SEV_INFO_RESP 0x001ull
 #define GHCB_MSR_SEV_INFO_REQ 0x002ull
+#define GHCB_MSR_CPUID_REQ 0x004ull
+#define GHCB_MSR_CPUID_RESP 0x005ull
+#define GHCB_MSR_PREF_GPA_REQ 0x010ull
+#define GHCB_MSR_PREF_GPA_RESP 0x011ull
 #define GHCB_MSR_REG_GPA_REQ 0x012ull
 #define GHCB_MSR_REG_GPA_RESP 0x013ull
 #define GHCB_MSR_PSC_REQ 0x014ull
@@ -42,6 +46,13 @@
 	(GHCB_MSR_TERM_REQ | (((uint64_t)(set)&0xF) << 12) |                   \
 	 (((uint64_t)(code)&0xFF) << 16))
 #define GHCB_GFN_MASK 0xFFFFFFFFFFull /* 40 bits */
+/* CPUID request: [63:32] function, [31:30] register (0 EAX .. 3 EDX);
+ * response [63:32] the value. Preferred GPA response: GFN all-ones, none. */
+#define GHCB_MSR_CPUID_REG(v) (((v) >> 30) & 0x3ull)
+#define GHCB_MSR_CPUID(leaf, reg)                                              \
+	(GHCB_MSR_CPUID_REQ | ((uint64_t)(reg) << 30) |                        \
+	 ((uint64_t)(leaf) << 32))
+#define GHCB_MSR_PREF_GPA_NONE 0xFFFFFFFFFFFFFull
 
 #define GHCB_PROTOCOL_MIN 1ull
 #define GHCB_PROTOCOL_MAX 2ull
@@ -62,6 +73,7 @@
 #define GHCB_OFF_SW_EXIT_INFO_1 0x398u
 #define GHCB_OFF_SW_EXIT_INFO_2 0x3A0u
 #define GHCB_OFF_SW_SCRATCH 0x3A8u
+#define GHCB_OFF_XCR0 0x3E8u
 #define GHCB_OFF_VALID_BITMAP 0x3F0u
 #define GHCB_SAVE_AREA_END 0x400u /* the save area and valid bitmap */
 #define GHCB_OFF_PROTOCOL_VERSION 0xFFAu
@@ -97,28 +109,50 @@ static inline bool ghcb_page_is_valid(const uint8_t *page, unsigned off)
 /* IOIO exit_info_1: [0] IN, [4..6] 8/16/32-bit operand, [7..9] address
  * size 16/32/64, [31:16] port (APM vol. 2 15.10.2). */
 #define SVM_IOIO_TYPE_IN 0x1ull
+#define SVM_IOIO_STR (1ull << 2)
+#define SVM_IOIO_REP (1ull << 3)
 #define SVM_IOIO_SZ8 (1ull << 4)
 #define SVM_IOIO_SZ16 (1ull << 5)
 #define SVM_IOIO_SZ32 (1ull << 6)
 #define SVM_IOIO_A16 (1ull << 7)
 #define SVM_IOIO_PORT_SHIFT 16u
+#define SVM_VMGEXIT_MMIO_READ 0x80000001ull
+#define SVM_VMGEXIT_MMIO_WRITE 0x80000002ull
+#define SVM_VMGEXIT_NMI_COMPLETE 0x80000003ull
+#define SVM_VMGEXIT_AP_HLT_LOOP 0x80000004ull
 #define SVM_VMGEXIT_PSC 0x80000010ull
 #define SVM_VMGEXIT_GUEST_REQUEST 0x80000011ull
 #define SVM_VMGEXIT_EXT_GUEST_REQUEST 0x80000012ull
 #define SVM_VMGEXIT_AP_CREATION 0x80000013ull
 #define SVM_VMGEXIT_HV_DOORBELL 0x80000014ull
+#define SVM_VMGEXIT_HV_DOORBELL_GET_PREF 0ull
 #define SVM_VMGEXIT_HV_DOORBELL_SET 1ull
+#define SVM_VMGEXIT_HV_DOORBELL_QUERY 2ull
+#define SVM_VMGEXIT_HV_DOORBELL_CLEAR 3ull
 #define SVM_VMGEXIT_SNP_RUN_VMPL 0x80000018ull
 #define SVM_VMGEXIT_TERM_REQUEST 0x8000FFFEull
 
 /* sw_exit_info_1 results. */
 #define GHCB_RESULT_OK 0ull
+#define GHCB_RESULT_EXCEPTION 1ull /* inject exit_info_2 (EVENTINJ) */
 #define GHCB_RESULT_MALFORMED 2ull
 /* sw_exit_info_2 with GHCB_RESULT_MALFORMED. */
 #define GHCB_ERR_NOT_REGISTERED 1ull
 #define GHCB_ERR_INVALID_USAGE 2ull
+#define GHCB_ERR_INVALID_SCRATCH 3ull
 #define GHCB_ERR_MISSING_INPUT 4ull
 #define GHCB_ERR_INVALID_INPUT 5ull
+#define GHCB_ERR_INVALID_EVENT 6ull
+/* EVENTINJ for result 1 (APM vol. 2 15.20): vector [7:0], type [10:8]
+ * (3 = exception), error code valid [11], valid [31]. */
+#define SVM_EVTINJ_VEC_GP 13ull
+#define SVM_EVTINJ_TYPE_EXEPT (3ull << 8)
+#define SVM_EVTINJ_VALID (1ull << 31)
+
+/* Guest request exit_info_2 [63:32]: the VMM's error (Linux
+ * SNP_GUEST_VMM_ERR_*); INVALID_LEN puts the pages needed in RBX. */
+#define SNP_GUEST_VMM_ERR_INVALID_LEN 1u
+#define SNP_GUEST_VMM_ERR_BUSY 2u
 
 /* #HV doorbell page (GHCB 56421 2.x; Linux struct hvdb): u16 pending
  * events at 0 = vector [7:0], NMI [8], MC [9], no further signal [15]
@@ -129,9 +163,11 @@ static inline bool ghcb_page_is_valid(const uint8_t *page, unsigned off)
 #define HVDB_NO_FURTHER_SIGNAL (1u << 15)
 
 /* AP creation: exit_info_1 [31:0] request, [19:16] VMPL, [63:32] APIC ID. */
+#define SVM_VMGEXIT_AP_CREATE_ON_INIT 0ull
 #define SVM_VMGEXIT_AP_CREATE 1ull
 #define SVM_VMGEXIT_AP_DESTROY 2ull
 #define SVM_VMGEXIT_AP_VMPL_SHIFT 16u
+#define SVM_VMGEXIT_AP_VMPL_MASK (0xFull << SVM_VMGEXIT_AP_VMPL_SHIFT)
 
 /* PSC buffer (spec notes 7.4): 8-byte header, then u64 entries. */
 #define GHCB_PSC_HDR_SIZE 8u

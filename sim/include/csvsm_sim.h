@@ -122,7 +122,8 @@ enum sim_hv_behaviour {
 
 /*
  * The hypervisor as the snp platform's GHCB client meets it (KVM's side
- * of the GHCB MSR and page protocols), honest or hostile.
+ * of the GHCB MSR and page protocols: src/kvmmodel), honest or hostile.
+ * Each value but SIM_GHCB_FUZZ is the model's enum kvm_behaviour.
  */
 enum sim_ghcb_behaviour {
 	SIM_GHCB_HONEST = 0,
@@ -143,6 +144,9 @@ enum sim_ghcb_behaviour {
 	SIM_GHCB_CERTS_NO_RBX,	      /* INVALID_LEN without RBX valid */
 	SIM_GHCB_MSR_NO_RAX,	      /* RDMSR/IN answered, RAX not valid */
 	SIM_GHCB_DOORBELL_ELSEWHERE,  /* #HV doorbell "set" at another GPA */
+	SIM_GHCB_FLIP_SHARED,	/* after reading a request, flips a byte of the
+				 * PSC buffer / guest-request response */
+	SIM_GHCB_FLIP_RESPONSE, /* the guest-request response only */
 	SIM_GHCB_FUZZ, /* every NAE reply is sim_ghcb_fuzz_reply()'s page */
 };
 

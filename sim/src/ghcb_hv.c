@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The hypervisor (KVM's part) behind the snp platform's GHCB client, and
- * the seam snp_hw.h for it: MSR writes land in the model's GHCB MSR, and
- * VMGEXIT runs the model, which answers the MSR protocol or the NAE event
- * in the registered GHCB page, changing the RMP model as KVM's RMPUPDATE
- * would. enum sim_ghcb_behaviour makes it lie in one way at a time.
+ * The hypervisor behind the snp platform's GHCB client, and the seam
+ * snp_hw.h for it: MSR writes land in the machine's GHCB MSR, and VMGEXIT
+ * runs KVM's model (src/kvmmodel), which answers the MSR protocol or the
+ * NAE event in the registered GHCB page, changing the RMP model as KVM's
+ * RMPUPDATE would. This file is only the adapter: the model's ops are the
+ * simulated machine (its memory, console, PSP) and enum sim_ghcb_behaviour
+ * selects the model's lies (enum kvm_behaviour, value for value), except
+ * SIM_GHCB_FUZZ, the simulator's own.
  */
+#include <cpuid.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +24,30 @@
 #include "../../src/plat/snp/snp_hw.h"
 #include "../../src/plat/snp/snp_main.h"
 #include "sim_internal.h"
+
+#define SAME(sim, kvm) _Static_assert((int)(sim) == (int)(kvm), #sim)
+SAME(SIM_GHCB_HONEST, KVM_HONEST);
+SAME(SIM_GHCB_OLD_VERSION, KVM_OLD_VERSION);
+SAME(SIM_GHCB_NO_MULTI_VMPL, KVM_NO_MULTI_VMPL);
+SAME(SIM_GHCB_WRONG_ECHO, KVM_WRONG_ECHO);
+SAME(SIM_GHCB_WRONG_RESPONSE_CODE, KVM_WRONG_RESPONSE_CODE);
+SAME(SIM_GHCB_NO_VALID_BITS, KVM_NO_VALID_BITS);
+SAME(SIM_GHCB_EXCEPTION_RESULT, KVM_EXCEPTION_RESULT);
+SAME(SIM_GHCB_MSR_CHANGED, KVM_MSR_CHANGED);
+SAME(SIM_GHCB_PSC_LIE, KVM_PSC_LIE);
+SAME(SIM_GHCB_PSC_WRONG_PAGE, KVM_PSC_WRONG_PAGE);
+SAME(SIM_GHCB_PSC_BACKWARDS, KVM_PSC_BACKWARDS);
+SAME(SIM_GHCB_PSC_STALL, KVM_PSC_STALL);
+SAME(SIM_GHCB_PSC_ERROR, KVM_PSC_ERROR);
+SAME(SIM_GHCB_PSC_PARTIAL, KVM_PSC_PARTIAL);
+SAME(SIM_GHCB_REFUSE_RUN_VMPL, KVM_REFUSE_RUN_VMPL);
+SAME(SIM_GHCB_CERTS_NO_RBX, KVM_CERTS_NO_RBX);
+SAME(SIM_GHCB_MSR_NO_RAX, KVM_MSR_NO_RAX);
+SAME(SIM_GHCB_DOORBELL_ELSEWHERE, KVM_DOORBELL_ELSEWHERE);
+SAME(SIM_GHCB_FLIP_SHARED, KVM_FLIP_SHARED);
+SAME(SIM_GHCB_FLIP_RESPONSE, KVM_FLIP_RESPONSE);
+SAME(SIM_GHCB_FUZZ, KVM_BEHAVIOURS);
+#undef SAME
 
 static struct sim_machine *hv(void)
 {
@@ -102,12 +130,8 @@ void sim_snp_switch_cpu(struct sim_machine *m, unsigned index)
 		return;
 	}
 	cur->ghcb_msr = m->ghcb_msr;
-	cur->registered_gpa = m->ghcb.registered_gpa;
-	cur->doorbell_gpa = m->ghcb.doorbell_gpa;
 	cur->cpu = m->snp_cpu;
 	m->ghcb_msr = next->ghcb_msr;
-	m->ghcb.registered_gpa = next->registered_gpa;
-	m->ghcb.doorbell_gpa = next->doorbell_gpa;
 	m->snp_cpu = next->cpu;
 	m->snp_current = index;
 }
@@ -115,13 +139,16 @@ void sim_snp_switch_cpu(struct sim_machine *m, unsigned index)
 void sim_ghcb_cpu(struct sim_machine *m, unsigned index, uint64_t *ghcb_gpa,
 		  uint64_t *doorbell_gpa, unsigned *run_vmpl)
 {
-	unsigned cur = m->snp_current;
+	const struct kvm_vcpu *v = &m->kvm_vcpus[index];
 
-	sim_snp_switch_cpu(m, index);
-	*ghcb_gpa = m->ghcb.registered_gpa;
-	*doorbell_gpa = m->ghcb.doorbell_gpa;
-	*run_vmpl = m->snp_cpus[index].run_vmpl;
-	sim_snp_switch_cpu(m, cur);
+	*ghcb_gpa = v->ghcb_gpa[0];
+	*doorbell_gpa = v->doorbell_gpa[0];
+	*run_vmpl = v->run_vmpl_count;
+}
+
+static struct sim_machine *machine(struct kvm *k)
+{
+	return k->ctx;
 }
 
 static void terminate(struct sim_machine *m, uint32_t set, uint32_t code)
@@ -137,314 +164,198 @@ static void terminate(struct sim_machine *m, uint32_t set, uint32_t code)
 	longjmp(*m->svsm_jmp, 1);
 }
 
-/* RMPUPDATE for one page, as KVM does on a PSC (PSMASH first inside a
- * 2 MiB entry). */
-static uint64_t psc_page(struct sim_machine *m, uint64_t gfn, unsigned op)
+/* The model's ops: the simulated machine. */
+static uint8_t *op_page(struct kvm *k, uint64_t gpa)
 {
-	uint64_t gpa = gfn << 12;
-	uint32_t rc;
+	struct sim_machine *m = machine(k);
 
-	if (m->ghcb_hv == SIM_GHCB_PSC_LIE) {
-		return 0;
-	}
-	if (m->ghcb_hv == SIM_GHCB_PSC_WRONG_PAGE) {
-		gpa += SNP_PAGE_SIZE;
-	}
-	if (gpa >= m->cfg.guest_mem_size) {
-		return 1;
-	}
-	rc = rmp_hv_page_state(&m->rmp, gpa, false, op == GHCB_PSC_OP_PRIVATE);
-	if (rc == SNP_RET_SUCCESS && op == GHCB_PSC_OP_PRIVATE) {
-		sim_fill_stale(m, gpa, SNP_PAGE_SIZE);
-	}
-	return rc == SNP_RET_SUCCESS ? 0 : 1;
+	return gpa < m->cfg.guest_mem_size ? m->mem + gpa : NULL;
 }
 
-static void msr_protocol(struct sim_machine *m)
+static void op_rmp_nolock(struct kvm *k)
 {
-	uint64_t v = m->ghcb_msr;
-	uint64_t reply;
+	(void)k; /* one host thread runs the machine */
+}
 
-	m->ghcb.msr_calls++;
-	switch (GHCB_MSR_INFO(v)) {
-	case GHCB_MSR_SEV_INFO_REQ:
-		reply = GHCB_MSR_SEV_INFO_RESP | (51ull << 24) | (1ull << 32) |
-			((m->ghcb_hv == SIM_GHCB_OLD_VERSION ? 1ull : 2ull)
-			 << 48);
-		break;
-	case GHCB_MSR_HV_FT_REQ:
-		reply = GHCB_MSR_HV_FT_RESP |
-			((GHCB_HV_FT_SNP | GHCB_HV_FT_SNP_AP_CREATION |
-			  (m->ghcb_hv == SIM_GHCB_NO_MULTI_VMPL
-				   ? 0
-				   : GHCB_HV_FT_SNP_MULTI_VMPL))
-			 << 12);
-		break;
-	case GHCB_MSR_REG_GPA_REQ: {
-		uint64_t gfn = GHCB_MSR_DATA(v);
+/* A page the host just made private holds whatever it held before (a
+ * PSMASH leaves validated pages alone): stale bytes. */
+static void op_rmp_changed(struct kvm *k, uint64_t gpa, uint64_t len)
+{
+	struct sim_machine *m = machine(k);
+	uint64_t off;
 
-		m->ghcb.registered_gpa = gfn << 12;
-		if (m->ghcb_hv == SIM_GHCB_WRONG_ECHO) {
-			gfn++;
+	for (off = 0; off < len; off += SNP_PAGE_SIZE) {
+		const struct rmp_entry *e = rmp_lookup(&m->rmp, gpa + off);
+
+		if (e != NULL && (e->flags & RMP_F_ASSIGNED) != 0 &&
+		    (e->flags & RMP_F_VALIDATED) == 0) {
+			sim_fill_stale(m, gpa + off, SNP_PAGE_SIZE);
 		}
-		reply = GHCB_MSR_REG_GPA_RESP | (gfn << 12);
-		break;
-	}
-	case GHCB_MSR_PSC_REQ:
-		m->ghcb.psc_calls++;
-		reply = GHCB_MSR_PSC_RESP |
-			(psc_page(m, (v >> 12) & GHCB_GFN_MASK,
-				  (unsigned)((v >> 52) & 0xF))
-			 << 32);
-		if (m->ghcb_hv == SIM_GHCB_PSC_ERROR) {
-			reply |= 1ull << 32;
-		}
-		break;
-	case GHCB_MSR_RUN_VMPL_REQ:
-		m->ghcb.run_vmpl++;
-		m->snp_cpus[m->snp_current].run_vmpl++;
-		reply = GHCB_MSR_RUN_VMPL_RESP |
-			(m->ghcb_hv == SIM_GHCB_REFUSE_RUN_VMPL ? 1ull << 32
-								: 0);
-		break;
-	case GHCB_MSR_TERM_REQ:
-		terminate(m, (uint32_t)((v >> 12) & 0xF),
-			  (uint32_t)((v >> 16) & 0xFF));
-		return;
-	default:
-		reply = 0xFFF; /* unknown request: KVM ends the guest */
-		break;
-	}
-	if (m->ghcb_hv == SIM_GHCB_WRONG_RESPONSE_CODE &&
-	    GHCB_MSR_INFO(v) != GHCB_MSR_SEV_INFO_REQ) {
-		reply ^= 0x100;
-	}
-	m->ghcb_msr = reply;
-}
-
-static uint64_t rd(const uint8_t *p, unsigned off)
-{
-	uint64_t v;
-
-	memcpy(&v, p + off, 8);
-	return v;
-}
-
-static void wr(uint8_t *p, unsigned off, uint64_t v, bool mark)
-{
-	memcpy(p + off, &v, 8);
-	if (mark) {
-		ghcb_page_set_valid(p, off);
 	}
 }
 
-/* The PSC buffer in the GHCB's shared buffer; returns exit_info_2. */
-static uint64_t nae_psc(struct sim_machine *m, uint8_t *buf)
+/* COM1 output is the machine's console; IN reads SIM_GHCB_IN_VALUE. */
+static void op_io(struct kvm *k, struct kvm_vcpu *v, uint16_t port,
+		  unsigned size, bool in, uint32_t *val)
 {
-	uint16_t cur, end;
-	unsigned budget = m->ghcb_hv == SIM_GHCB_PSC_PARTIAL ? 3 : 253;
+	struct sim_machine *m = machine(k);
 
-	m->ghcb.psc_calls++;
-	memcpy(&cur, buf, 2);
-	memcpy(&end, buf + 2, 2);
-	if (end >= GHCB_PSC_MAX_ENTRIES) {
-		return (1ull << 32) | 1;
-	}
-	if (m->ghcb_hv == SIM_GHCB_PSC_STALL) {
-		return 0; /* back at once, nothing done */
-	}
-	if (m->ghcb_hv == SIM_GHCB_PSC_BACKWARDS && cur == 0 && end > 0) {
-		cur = 1; /* pretend one was done ... */
-		memcpy(buf, &cur, 2);
-		return 0;
-	}
-	if (m->ghcb_hv == SIM_GHCB_PSC_BACKWARDS) {
-		cur = 0; /* ... then go back */
-		memcpy(buf, &cur, 2);
-		return 0;
-	}
-	while (cur <= end && budget-- > 0) {
-		uint64_t e;
-
-		memcpy(&e, buf + GHCB_PSC_HDR_SIZE + (size_t)8 * cur, 8);
-		if (psc_page(m, GHCB_PSC_ENTRY_GFN(e),
-			     (unsigned)GHCB_PSC_ENTRY_OP(e)) != 0) {
-			return (1ull << 32) | 2;
-		}
-		cur++;
-	}
-	memcpy(buf, &cur, 2);
-	return m->ghcb_hv == SIM_GHCB_PSC_ERROR ? 0x100ull << 32 : 0;
-}
-
-/* The guest request NAE: the same hypervisor as the direct path
- * (sim_hv_guest_request, with its SIM_HV_GREQ_* behaviours), reached
- * through the GHCB: pages named by GPA, the certificate buffer's size in
- * RBX pages, the pages it needs back in RBX on INVALID_LEN. */
-static uint64_t nae_guest_request(struct sim_machine *m, uint8_t *g, bool ext,
-				  uint64_t *rbx, bool *set_rbx)
-{
-	uint64_t req = rd(g, GHCB_OFF_SW_EXIT_INFO_1);
-	uint64_t rsp = rd(g, GHCB_OFF_SW_EXIT_INFO_2);
-	uint64_t certs = ext ? rd(g, GHCB_OFF_RAX) : 0;
-	uint64_t pages = ext ? rd(g, GHCB_OFF_RBX) : 0;
-	size_t len = (size_t)(pages * SNP_PAGE_SIZE);
-	uint64_t ret;
-
-	if (req + SNP_PAGE_SIZE > m->cfg.guest_mem_size ||
-	    rsp + SNP_PAGE_SIZE > m->cfg.guest_mem_size ||
-	    rmp_check_shared_access(&m->rmp, req) != RMP_ACCESS_OK ||
-	    rmp_check_shared_access(&m->rmp, rsp) != RMP_ACCESS_OK) {
-		return 0xFFFF; /* not shared pages: KVM refuses */
-	}
-	if (ext && (pages > 64 || certs >= m->cfg.guest_mem_size ||
-		    len > m->cfg.guest_mem_size - certs)) {
-		return 0xFFFF; /* certificates outside RAM: KVM refuses */
-	}
-	ret = sim_hv_guest_request(m, m->mem + req, m->mem + rsp,
-				   ext ? m->mem + certs : NULL,
-				   ext ? &len : NULL);
-	if (ext && (ret >> 32) == PLAT_GREQ_VMM_INVALID_LEN) {
-		*rbx = (len + SNP_PAGE_SIZE - 1) / SNP_PAGE_SIZE;
-		*set_rbx = m->ghcb_hv != SIM_GHCB_CERTS_NO_RBX;
-	}
-	return ret;
-}
-
-static void nae(struct sim_machine *m, uint8_t *g)
-{
-	uint64_t code = rd(g, GHCB_OFF_SW_EXIT_CODE);
-	uint64_t info2 = 0, rbx = 0, reply_rax = 0, reply_rdx = 0;
-	bool set_rbx = false, set_rax = false, set_rdx = false;
-	bool mark = m->ghcb_hv != SIM_GHCB_NO_VALID_BITS;
-
-	m->ghcb.nae_calls++;
-	if (m->ghcb_hv == SIM_GHCB_FUZZ) {
-		/* The reply is whatever the fuzzer says it is. */
-		memcpy(g, m->ghcb_fuzz_reply, sizeof(m->ghcb_fuzz_reply));
-		m->ghcb_msr = m->ghcb_fuzz_msr;
+	(void)v;
+	(void)size;
+	if (in) {
+		*val = SIM_GHCB_IN_VALUE;
 		return;
 	}
-	switch (code) {
-	case SVM_VMGEXIT_PSC:
-		info2 = nae_psc(m, g + GHCB_OFF_SHARED_BUFFER);
-		break;
-	case SVM_VMGEXIT_SNP_RUN_VMPL:
-		m->ghcb.run_vmpl++;
-		m->snp_cpus[m->snp_current].run_vmpl++;
-		info2 = m->ghcb_hv == SIM_GHCB_REFUSE_RUN_VMPL ? 1 : 0;
-		break;
-	case SVM_EXIT_MSR:
-		if (rd(g, GHCB_OFF_SW_EXIT_INFO_1) == 1) {
-			m->ghcb.last_wrmsr = (uint32_t)rd(g, GHCB_OFF_RCX);
-			m->ghcb.last_wrmsr_value =
-				(uint32_t)rd(g, GHCB_OFF_RAX) |
-				(rd(g, GHCB_OFF_RDX) << 32);
-		} else {
-			uint64_t v = SIM_GHCB_RDMSR(rd(g, GHCB_OFF_RCX));
+	if (port != 0x3F8) {
+		m->ghcb.last_out_port = port;
+		m->ghcb.last_out_value = *val;
+		return;
+	}
+	m->ghcb.console_bytes++;
+	if (m->console_len + 1 < SIM_CONSOLE_SIZE) {
+		m->console[m->console_len++] = (char)*val;
+		m->console[m->console_len] = '\0';
+		if (m->cfg.log_stderr) {
+			(void)fputc((char)*val, stderr);
+		}
+	}
+}
 
-			reply_rax = (uint32_t)v;
-			reply_rdx = v >> 32;
-			set_rax = set_rdx = true;
-		}
-		break;
-	case SVM_EXIT_IOIO: { /* COM1 output is the machine's console */
-		uint64_t info1 = rd(g, GHCB_OFF_SW_EXIT_INFO_1);
-		char ch = (char)rd(g, GHCB_OFF_RAX);
+static bool op_msr(struct kvm *k, struct kvm_vcpu *v, bool write, uint32_t msr,
+		   uint64_t *val)
+{
+	struct sim_machine *m = machine(k);
 
-		if (info1 & SVM_IOIO_TYPE_IN) {
-			reply_rax = SIM_GHCB_IN_VALUE;
-			set_rax = true;
-			break;
-		}
-		if ((info1 >> 16) != 0x3F8) {
-			m->ghcb.last_out_port = (uint32_t)(info1 >> 16);
-			m->ghcb.last_out_value = (uint32_t)rd(g, GHCB_OFF_RAX);
-			break;
-		}
-		m->ghcb.console_bytes++;
-		if ((info1 & 1) == 0 && (info1 >> 16) == 0x3F8 &&
-		    m->console_len + 1 < SIM_CONSOLE_SIZE) {
-			m->console[m->console_len++] = ch;
-			m->console[m->console_len] = '\0';
-			if (m->cfg.log_stderr) {
-				(void)fputc(ch, stderr);
-			}
-		}
-		break;
+	(void)v;
+	if (write) {
+		m->ghcb.last_wrmsr = msr;
+		m->ghcb.last_wrmsr_value = *val;
+	} else {
+		*val = SIM_GHCB_RDMSR(msr);
 	}
-	case SVM_VMGEXIT_HV_DOORBELL:
-		if (rd(g, GHCB_OFF_SW_EXIT_INFO_1) ==
-			    SVM_VMGEXIT_HV_DOORBELL_SET &&
-		    rmp_check_shared_access(&m->rmp,
-					    rd(g, GHCB_OFF_SW_EXIT_INFO_2)) ==
-			    RMP_ACCESS_OK) {
-			m->ghcb.doorbell_gpa = rd(g, GHCB_OFF_SW_EXIT_INFO_2);
-			info2 = m->ghcb.doorbell_gpa;
-			if (m->ghcb_hv == SIM_GHCB_DOORBELL_ELSEWHERE) {
-				info2 += SNP_PAGE_SIZE;
-			}
-		}
-		break;
-	case SVM_VMGEXIT_AP_CREATION: {
-		uint64_t vmsa = rd(g, GHCB_OFF_SW_EXIT_INFO_2);
-		const struct rmp_entry *e = vmsa < m->cfg.guest_mem_size
-						    ? rmp_lookup(&m->rmp, vmsa)
-						    : NULL;
+	return true;
+}
 
-		m->ghcb.ap_created++;
-		m->ghcb.ap_info1 = rd(g, GHCB_OFF_SW_EXIT_INFO_1);
-		m->ghcb.ap_apic_id = (uint32_t)(m->ghcb.ap_info1 >> 32);
-		m->ghcb.ap_vmsa_gpa = vmsa;
-		/* KVM runs only a page the guest made a VMSA. */
-		m->ghcb.ap_vmsa_ok = e != NULL && (e->flags & RMP_F_VMSA);
-		break;
+static void op_cpuid(struct kvm *k, uint32_t leaf, uint32_t subleaf,
+		     uint64_t xcr0, uint32_t out[4])
+{
+	(void)k;
+	(void)xcr0;
+	__cpuid_count(leaf, subleaf, out[0], out[1], out[2], out[3]);
+}
+
+static bool op_run_vmpl(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl)
+{
+	(void)k; /* the simulator's own loop runs the guest (hypervisor.c) */
+	(void)v;
+	(void)vmpl;
+	return true;
+}
+
+static uint64_t op_ap_create(struct kvm *k, struct kvm_vcpu *v,
+			     unsigned request, uint32_t apic_id,
+			     uint64_t vmsa_gpa, unsigned vmpl,
+			     uint64_t sev_features)
+{
+	(void)k; /* sim starts its CPUs itself (snp_hw_ap_prepare) */
+	(void)v;
+	(void)request;
+	(void)apic_id;
+	(void)vmsa_gpa;
+	(void)vmpl;
+	(void)sev_features;
+	return 0;
+}
+
+/* The same hypervisor as the direct path (sim_hv_guest_request, with its
+ * SIM_HV_GREQ_* behaviours). */
+static uint64_t op_guest_request(struct kvm *k, const void *req, void *rsp,
+				 void *certs, size_t *certs_len)
+{
+	return sim_hv_guest_request(machine(k), req, rsp, certs, certs_len);
+}
+
+static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
+			 uint32_t code)
+{
+	(void)v;
+	terminate(machine(k), set, code);
+}
+
+static const struct kvm_ops sim_kvm_ops = {
+	.page = op_page,
+	.rmp_lock = op_rmp_nolock,
+	.rmp_unlock = op_rmp_nolock,
+	.rmp_changed = op_rmp_changed,
+	.io = op_io,
+	.msr = op_msr,
+	.cpuid = op_cpuid,
+	.run_vmpl = op_run_vmpl,
+	.ap_create = op_ap_create,
+	.guest_request = op_guest_request,
+	.terminate = op_terminate,
+};
+
+bool sim_kvm_init(struct sim_machine *m)
+{
+	unsigned i;
+
+	m->kvm_vcpus = calloc(m->cfg.vcpu_count, sizeof(*m->kvm_vcpus));
+	if (m->kvm_vcpus == NULL) {
+		return false;
 	}
-	case SVM_VMGEXIT_GUEST_REQUEST:
-	case SVM_VMGEXIT_EXT_GUEST_REQUEST:
-		m->ghcb.guest_requests++;
-		info2 = nae_guest_request(m, g,
-					  code == SVM_VMGEXIT_EXT_GUEST_REQUEST,
-					  &rbx, &set_rbx);
-		break;
-	default:
-		break;
+	for (i = 0; i < m->cfg.vcpu_count; i++) {
+		m->kvm_vcpus[i].index = i;
+		m->kvm_vcpus[i].apic_id = i;
 	}
-	/* KVM clears the bitmap, then marks what it writes. */
-	memset(g + GHCB_OFF_VALID_BITMAP, 0, 16);
-	wr(g, GHCB_OFF_SW_EXIT_INFO_1,
-	   m->ghcb_hv == SIM_GHCB_EXCEPTION_RESULT ? 1 : 0, mark);
-	wr(g, GHCB_OFF_SW_EXIT_INFO_2, info2, mark);
-	if (set_rbx || rbx != 0) {
-		wr(g, GHCB_OFF_RBX, rbx, mark && set_rbx);
+	m->kvm = (struct kvm){
+		.ops = &sim_kvm_ops,
+		.ctx = m,
+		.rmp = &m->rmp,
+		.ram_size = m->cfg.guest_mem_size,
+		.c_bit = 51,
+		.vcpus = m->kvm_vcpus,
+		.nr_vcpus = m->cfg.vcpu_count,
+	};
+	return true;
+}
+
+void sim_kvm_free(struct sim_machine *m)
+{
+	free(m->kvm_vcpus);
+	m->kvm_vcpus = NULL;
+}
+
+/* SIM_GHCB_FUZZ: every NAE reply is the fuzzer's page (on the page the
+ * model would have answered in). */
+static void fuzz_reply(struct sim_machine *m)
+{
+	uint64_t gpa = m->ghcb_msr;
+
+	if (gpa != m->kvm_vcpus[m->snp_current].ghcb_gpa[0] ||
+	    gpa >= m->cfg.guest_mem_size ||
+	    rmp_check_shared_access(&m->rmp, gpa) != RMP_ACCESS_OK) {
+		terminate(m, 0, 0); /* KVM would kill such a guest */
 	}
-	if (set_rax) {
-		wr(g, GHCB_OFF_RAX, reply_rax,
-		   mark && m->ghcb_hv != SIM_GHCB_MSR_NO_RAX);
-	}
-	if (set_rdx) {
-		wr(g, GHCB_OFF_RDX, reply_rdx, mark);
-	}
-	if (m->ghcb_hv == SIM_GHCB_MSR_CHANGED) {
-		m->ghcb_msr += SNP_PAGE_SIZE;
-	}
+	m->kvm.stats.nae_calls++;
+	memcpy(m->mem + gpa, m->ghcb_fuzz_reply, sizeof(m->ghcb_fuzz_reply));
+	m->ghcb_msr = m->ghcb_fuzz_msr;
 }
 
 void snp_hw_vmgexit(void)
 {
 	struct sim_machine *m = hv();
-	uint64_t v = m->ghcb_msr;
 
-	if (GHCB_MSR_INFO(v) != 0) {
-		msr_protocol(m);
+	if (m->ghcb_hv == SIM_GHCB_FUZZ && GHCB_MSR_INFO(m->ghcb_msr) == 0) {
+		fuzz_reply(m);
 		return;
 	}
-	/* The GHCB page protocol: only the registered, shared page. */
-	if (v != m->ghcb.registered_gpa || v >= m->cfg.guest_mem_size ||
-	    rmp_check_shared_access(&m->rmp, v) != RMP_ACCESS_OK) {
-		terminate(m, 0, 0); /* KVM would kill such a guest */
-	}
-	nae(m, m->mem + v);
+	m->kvm.behaviour = m->ghcb_hv == SIM_GHCB_FUZZ
+				   ? KVM_HONEST
+				   : (enum kvm_behaviour)m->ghcb_hv;
+	/* The SVSM is the VMPL0 of the current vCPU. */
+	m->ghcb_msr = kvm_vmgexit(&m->kvm, &m->kvm_vcpus[m->snp_current], 0,
+				  m->ghcb_msr);
 }
 
 void sim_ghcb_set_behaviour(struct sim_machine *m, enum sim_ghcb_behaviour b)
@@ -465,7 +376,22 @@ void sim_ghcb_fuzz_reply(struct sim_machine *m, const void *page, size_t len,
 
 void sim_ghcb_get_stats(const struct sim_machine *m, struct sim_ghcb_stats *s)
 {
+	const struct kvm_stats *k = &m->kvm.stats;
+	const struct kvm_vcpu *v = &m->kvm_vcpus[m->snp_current];
+
 	*s = m->ghcb;
+	s->msr_calls = k->msr_calls;
+	s->nae_calls = k->nae_calls;
+	s->psc_calls = k->psc_calls;
+	s->run_vmpl = k->run_vmpl;
+	s->ap_created = k->ap_created;
+	s->guest_requests = k->guest_requests;
+	s->ap_apic_id = k->ap_apic_id;
+	s->ap_vmsa_gpa = k->ap_vmsa_gpa;
+	s->ap_info1 = k->ap_info1;
+	s->ap_vmsa_ok = k->ap_vmsa_ok;
+	s->registered_gpa = v->ghcb_gpa[0];
+	s->doorbell_gpa = v->doorbell_gpa[0];
 }
 
 bool sim_snp_run(struct sim_machine *m, void (*fn)(void *), void *arg,
@@ -502,9 +428,11 @@ static void hv_entry(void *arg)
 
 bool sim_ghcb_inject_hv(struct sim_machine *m, uint16_t events)
 {
-	if (m->ghcb.doorbell_gpa == 0 || m->terminated) {
+	uint64_t db = m->kvm_vcpus[m->snp_current].doorbell_gpa[0];
+
+	if (db == 0 || m->terminated) {
 		return false;
 	}
-	memcpy(m->mem + m->ghcb.doorbell_gpa, &events, sizeof(events));
+	memcpy(m->mem + db, &events, sizeof(events));
 	return sim_svsm_call(m, hv_entry, NULL);
 }

@@ -284,11 +284,12 @@ struct sim_machine *sim_create(const struct sim_config *cfg)
 	/* Page aligned, like RAM, and outside the sanitizers' heap. */
 	m->mem = guest_mem_get(cfg->guest_mem_size);
 	m->rmp_entries = calloc(pages, sizeof(*m->rmp_entries));
-	if (m->mem == NULL || m->rmp_entries == NULL) {
+	if (m->mem == NULL || m->rmp_entries == NULL || !sim_kvm_init(m)) {
 		if (m->mem != NULL) {
 			guest_mem_put(m->mem, cfg->guest_mem_size);
 		}
 		free(m->rmp_entries);
+		sim_kvm_free(m);
 		free(m);
 		return NULL;
 	}
@@ -328,6 +329,7 @@ void sim_destroy(struct sim_machine *m)
 	guest_mem_put(m->mem, m->cfg.guest_mem_size);
 	free(m->rmp_entries);
 	free(m->greq_log);
+	sim_kvm_free(m);
 	free(m);
 }
 

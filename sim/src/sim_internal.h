@@ -12,6 +12,7 @@
 #include "svsm/psp_model.h"
 #include "svsm/snpmodel.h"
 
+#include "../../src/kvmmodel/kvm.h"
 #include "csvsm_sim.h"
 
 #define SIM_CONSOLE_SIZE 65536u
@@ -47,21 +48,24 @@ struct sim_machine {
 	jmp_buf *svsm_jmp; /* set while SVSM code runs */
 	char console[SIM_CONSOLE_SIZE];
 	size_t console_len;
-	/* The snp platform's hypervisor (sim/src/ghcb_hv.c). */
+	/* The snp platform's hypervisor: src/kvmmodel, adapted by
+	 * sim/src/ghcb_hv.c. */
 	enum sim_ghcb_behaviour ghcb_hv;
+	struct kvm kvm;
+	struct kvm_vcpu
+		*kvm_vcpus; /* cfg.vcpu_count of them, APIC ID = index */
 	uint64_t ghcb_msr;
-	struct sim_ghcb_stats ghcb;
+	struct sim_ghcb_stats ghcb; /* the devices' part (console, ports) */
 	jmp_buf *snp_jmp;
 	uint32_t snp_term_set, snp_term_code;
 	uint64_t snp_sev_status; /* MSR_AMD64_SEV as snp code reads it */
 	struct snp_cpu *snp_cpu; /* the snp code's CPU (snp_hw_this_cpu) */
-	/* KVM keeps a GHCB MSR, registered GHCB and doorbell per vCPU: the
-	 * fields above are the current vCPU's, the others wait here
-	 * (sim_snp_switch_cpu). */
+	/* The current vCPU's GHCB MSR and CPU are the fields above, the
+	 * others wait here (sim_snp_switch_cpu); KVM's own per-vCPU state
+	 * is kvm_vcpus[]. */
 	struct sim_snp_cpu {
-		uint64_t ghcb_msr, registered_gpa, doorbell_gpa;
+		uint64_t ghcb_msr;
 		struct snp_cpu *cpu;
-		unsigned run_vmpl; /* counted on the current vCPU's entry */
 	} snp_cpus[SIM_MAX_VCPUS];
 	unsigned snp_current;
 	uint8_t ghcb_fuzz_reply[4096]; /* SIM_GHCB_FUZZ's reply page */
@@ -101,6 +105,9 @@ bool sim_guest_access(struct sim_machine *m, uint64_t gpa, uint64_t len,
 uint64_t sim_rng_next(struct sim_machine *m);
 /* sim_config.snp_ghcb: the SVSM boots and is entered as on snp. */
 bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa);
+/** Set up the machine's KVM model (sim/src/ghcb_hv.c); false: no memory. */
+bool sim_kvm_init(struct sim_machine *m);
+void sim_kvm_free(struct sim_machine *m);
 /** Make vCPU @index's VMPL0 the one the GHCB model serves. */
 void sim_snp_switch_cpu(struct sim_machine *m, unsigned index);
 /** The hypervisor's SNP guest request (plat_guest_request on sim). */

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "svsm/plat.h"
 #include "svsm/terminate.h"
 
 #include "abi/ghcb.h"
@@ -16,6 +17,7 @@
 
 #include "../../src/plat/snp/ghcb.h"
 #include "../../src/plat/snp/snp_boot.h"
+#include "../../src/plat/snp/snp_hw.h"
 #include "../framework/test.h"
 #include "guest.h"
 
@@ -84,10 +86,36 @@ static void run_vmpl_both(void *arg)
 	ghcb_run_vmpl(&cpu, 1);
 }
 
+#define AP_VMSA_GPA 0x3300000ull
+
+/* The model starts only a page VMPL0 made a VMSA, for a vCPU it has. */
 static void ap_create(void *arg)
 {
+	bool unchanged = false;
+
 	(void)arg;
-	ghcb_ap_create(&cpu, 3, gpa_init(0x3300000), 0, SEV_FEAT_SNP_ACTIVE);
+	ASSERT_EQ(plat_pvalidate(gpa_init(AP_VMSA_GPA), PAGE_4K, true,
+				 &unchanged),
+		  SNP_RET_SUCCESS);
+	ASSERT_EQ(plat_rmpadjust(gpa_init(AP_VMSA_GPA), PAGE_4K,
+				 1 | RMPADJUST_VMSA),
+		  SNP_RET_SUCCESS);
+	ghcb_ap_create(&cpu, 3, gpa_init(AP_VMSA_GPA), 0, SEV_FEAT_SNP_ACTIVE);
+}
+
+/* Not a VMSA in the RMP, or an APIC ID no vCPU has: refused (result 2),
+ * which the client takes for a broken reply. */
+static void ap_create_plain_page(void *arg)
+{
+	(void)arg;
+	ghcb_ap_create(&cpu, 1, gpa_init(AP_VMSA_GPA + 0x1000), 0,
+		       SEV_FEAT_SNP_ACTIVE);
+}
+
+static void ap_create_unknown_cpu(void *arg)
+{
+	(void)arg;
+	ghcb_ap_create(&cpu, 9, gpa_init(AP_VMSA_GPA), 0, SEV_FEAT_SNP_ACTIVE);
 }
 
 static uint64_t greq_result, greq_pages;
@@ -147,9 +175,15 @@ TEST(snp_ghcb, page_state_changes_in_batches)
 
 TEST(snp_ghcb, run_vmpl_and_ap_creation)
 {
-	struct sim_machine *m = client_machine();
+	struct sim_config cfg;
+	struct sim_machine *m;
 	struct sim_ghcb_stats s;
+	uint32_t set = 0, code = 0;
 
+	sim_config_default(&cfg);
+	cfg.snp_ghcb = false;
+	cfg.vcpu_count = 4;
+	m = tm_create(&cfg);
 	ASSERT_TRUE(boot_as(m, SIM_GHCB_HONEST, NULL, NULL));
 	ASSERT_TRUE(sim_snp_run(m, run_vmpl_both, NULL, NULL, NULL));
 	ASSERT_TRUE(sim_snp_run(m, ap_create, NULL, NULL, NULL));
@@ -157,18 +191,27 @@ TEST(snp_ghcb, run_vmpl_and_ap_creation)
 	EXPECT_EQ(s.run_vmpl, 2);
 	EXPECT_EQ(s.ap_created, 1);
 	EXPECT_EQ(s.ap_apic_id, 3);
-	EXPECT_EQ(s.ap_vmsa_gpa, 0x3300000);
+	EXPECT_EQ(s.ap_vmsa_gpa, AP_VMSA_GPA);
 	EXPECT_EQ(s.ap_info1 & 0xFFFFFFFFull, 1); /* create, VMPL0 */
+	EXPECT_TRUE(s.ap_vmsa_ok);
+	EXPECT_FALSE(sim_snp_run(m, ap_create_plain_page, NULL, &set, &code));
+	EXPECT_EQ(code, TERM_CSVSM_GHCB_RESPONSE);
+	sim_ghcb_get_stats(m, &s);
+	EXPECT_FALSE(s.ap_vmsa_ok);
+	EXPECT_FALSE(sim_snp_run(m, ap_create_unknown_cpu, NULL, &set, &code));
+	EXPECT_EQ(code, TERM_CSVSM_GHCB_RESPONSE);
 }
 
 TEST(snp_ghcb, guest_request_reaches_the_psp)
 {
 	struct sim_machine *m = client_machine();
+	uint32_t set = 0, code = 0;
 
 	ASSERT_TRUE(boot_as(m, SIM_GHCB_HONEST, NULL, NULL));
 	ASSERT_EQ(sim_hv_page_state(m, REQ_GPA, false, false), SIM_OK);
 	ASSERT_EQ(sim_hv_page_state(m, REQ_GPA + 0x1000, false, false), SIM_OK);
 	ASSERT_EQ(sim_hv_page_state(m, REQ_GPA + 0x2000, false, false), SIM_OK);
+	ASSERT_EQ(sim_hv_page_state(m, REQ_GPA + 0x3000, false, false), SIM_OK);
 	/* One page for the certificates is too few: INVALID_LEN, and RBX
 	 * says how many the host needs. */
 	ASSERT_TRUE(sim_snp_run(m, guest_request, NULL, NULL, NULL));
@@ -176,6 +219,11 @@ TEST(snp_ghcb, guest_request_reaches_the_psp)
 	EXPECT_TRUE(greq_pages >= 2);
 	/* With room, the request reaches the PSP, which refuses the
 	 * stale page (no valid message): its status comes back. */
+	/* The host writes certificates only into shared pages: the third
+	 * page is private, so the model refuses the request. */
+	EXPECT_FALSE(sim_snp_run(m, guest_request_3, NULL, &set, &code));
+	EXPECT_EQ(code, TERM_CSVSM_GHCB_RESPONSE);
+	ASSERT_EQ(sim_hv_page_state(m, REQ_GPA + 0x4000, false, false), SIM_OK);
 	ASSERT_TRUE(sim_snp_run(m, guest_request_3, NULL, NULL, NULL));
 	EXPECT_EQ(greq_result, 0x16);
 }
@@ -306,6 +354,50 @@ TEST(snp_ghcb, psc_error_terminates)
 {
 	expect_ends(SIM_GHCB_PSC_ERROR, private_pages, TERM_SET_CSVSM,
 		    TERM_CSVSM_PSC_FAILED);
+}
+
+/* The host rewrites the shared PSC buffer while it serves the call: the
+ * SVSM compares the entries it gets back with its own. */
+TEST(snp_ghcb, psc_buffer_flipped_during_the_call_terminates)
+{
+	expect_ends(SIM_GHCB_FLIP_SHARED, private_pages, TERM_SET_CSVSM,
+		    TERM_CSVSM_PSC_FAILED);
+}
+
+/* The response-only flip leaves page-state changes alone and changes the
+ * guest request's response after the PSP wrote it (the SVSM's guest
+ * message layer must then refuse it: emu-hostile-check flip-shared). */
+static uint8_t greq_rsp[64];
+static void guest_request_3_copy(void *arg)
+{
+	guest_request_3(arg);
+	memcpy(greq_rsp, snp_hw_map_shared(gpa_init(REQ_GPA + 0x1000)),
+	       sizeof(greq_rsp));
+}
+
+TEST(snp_ghcb, response_flip_spares_psc_and_changes_the_response)
+{
+	struct sim_machine *m = client_machine();
+	uint8_t honest[sizeof(greq_rsp)];
+	unsigned i;
+
+	ASSERT_TRUE(boot_as(m, SIM_GHCB_HONEST, NULL, NULL));
+	g_pages = 4;
+	sim_ghcb_set_behaviour(m, SIM_GHCB_FLIP_RESPONSE);
+	ASSERT_TRUE(sim_snp_run(m, private_pages, NULL, NULL, NULL));
+	EXPECT_TRUE(page_is(m, PAGES_GPA + 0x3000, true, true));
+	sim_ghcb_set_behaviour(m, SIM_GHCB_HONEST);
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(sim_hv_page_state(m, REQ_GPA + i * 0x1000ull, false,
+					    false),
+			  SIM_OK);
+	}
+	ASSERT_TRUE(sim_snp_run(m, guest_request_3_copy, NULL, NULL, NULL));
+	memcpy(honest, greq_rsp, sizeof(honest));
+	sim_ghcb_set_behaviour(m, SIM_GHCB_FLIP_RESPONSE);
+	ASSERT_TRUE(sim_snp_run(m, guest_request_3_copy, NULL, NULL, NULL));
+	EXPECT_EQ(greq_rsp[0], honest[0] ^ 0x01);
+	EXPECT_EQ(memcmp(greq_rsp + 1, honest + 1, sizeof(honest) - 1), 0);
 }
 
 TEST(snp_ghcb, refused_run_vmpl_terminates)

@@ -1,0 +1,59 @@
+# The Linux guest kit (docs/linux.md): Debian's kernel, the modules for
+# configfs-tsm and sev-guest, and busybox-static, fetched at the versions
+# test/linux/debian.lock pins and cached outside the tree
+# (scripts/linux-fetch.sh), and the initramfs with the self-test
+# (scripts/linux-initrd.sh). `make linux-baseline` boots both with plain
+# QEMU, no SEV. Not part of `make check` yet.
+
+LINUX := $(BUILD)/linux
+LINUX_LOCK := test/linux/debian.lock
+LINUX_VMLINUZ := $(LINUX)/vmlinuz
+LINUX_INITRD := $(LINUX)/initrd.img
+LINUX_GUEST_FILES := test/linux/init test/linux/csvsm-selftest
+# The command line for Linux at VMPL1 under csvsm: a serial console that
+# shows errors only (each byte is a #VC under SNP), options that spare the
+# machine emulation Linux does not need (no HPET, a 256 KiB SWIOTLB, no
+# LA57 trampoline, no i8042 probes), a reboot (so an exit) on panic, and
+# the self-test (docs/linux.md, "The command line").
+LINUX_CMDLINE := console=ttyS0,115200 quiet nokaslr no5lvl hpet=disable \
+	tsc=reliable swiotlb=128 i8042.noaux i8042.nokbd panic=-1 csvsm.test=1
+
+$(LINUX_VMLINUZ) $(LINUX)/VERSION $(LINUX)/kit/PACKAGES &: $(LINUX_LOCK) \
+		scripts/linux-fetch.sh
+	@scripts/linux-fetch.sh --lock $(LINUX_LOCK) $(LINUX)
+
+$(LINUX_INITRD): $(LINUX)/kit/PACKAGES $(LINUX_GUEST_FILES) \
+		scripts/linux-initrd.sh
+	@scripts/linux-initrd.sh $(LINUX)/kit $@
+
+# Debian 12's 6.1: a kernel too old for an SVSM, for the refusal checks.
+LINUX_OLD := $(BUILD)/linux-6.1
+$(LINUX_OLD)/vmlinuz: test/linux/debian-6.1.lock scripts/linux-fetch.sh
+	@scripts/linux-fetch.sh --lock $< $(LINUX_OLD)
+
+.PHONY: linux linux-fetch linux-old linux-baseline linux-latest linux-cmdline
+# build/linux/vmlinuz, build/linux/VERSION, build/linux/initrd.img
+linux: $(LINUX_VMLINUZ) $(LINUX_INITRD)
+
+linux-fetch: $(LINUX_VMLINUZ)
+
+# build/linux-6.1/vmlinuz
+linux-old: $(LINUX_OLD)/vmlinuz
+
+# The kit without SEV on plain QEMU: reaches the self-test, passes its
+# no-SEV checks and powers off; prints the boot time.
+linux-baseline: linux
+	@scripts/linux-baseline.sh --smp 2
+
+# The lock lines for the newest 7.3 kernel the suites carry now.
+linux-latest:
+	@scripts/linux-fetch.sh --latest 7.3 $(LINUX)
+
+linux-cmdline:
+	@echo '$(LINUX_CMDLINE)'
+
+# scripts/linux-check.sh on logs made from csvsm-sim's reports: extraction,
+# verification and each failure it must catch; no kernel, no QEMU.
+.PHONY: linux-check-test
+linux-check-test: $(BIN)/csvsm-sim $(BIN)/csvsm-verify $(PKI_FILES)
+	@test/linux/check-test.sh

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The GHCB MSR protocol (56421 2.3.1; spec notes 7.1),
+ * as KVM's sev_handle_vmgexit_msr_protocol() serves it. The request is
+ * the one 64-bit value the caller read from the guest's GHCB MSR: there
+ * is nothing to re-read. An unknown request ends the guest, as in KVM.
+ */
+#include "abi/snp.h"
+
+#include "kvm_internal.h"
+
+static uint64_t msr_sev_info(const struct kvm *k)
+{
+	uint64_t max = k->behaviour == KVM_OLD_VERSION ? 1 : GHCB_PROTOCOL_MAX;
+
+	return GHCB_MSR_SEV_INFO_RESP | ((uint64_t)(k->c_bit & 0xFF) << 24) |
+	       (GHCB_PROTOCOL_MIN << 32) | (max << 48);
+}
+
+static uint64_t msr_hv_features(const struct kvm *k)
+{
+	uint64_t ft = GHCB_HV_FT_SNP | GHCB_HV_FT_SNP_AP_CREATION;
+
+	if (k->behaviour != KVM_NO_MULTI_VMPL) {
+		ft |= GHCB_HV_FT_SNP_MULTI_VMPL;
+	}
+	return GHCB_MSR_HV_FT_RESP | (ft << 12);
+}
+
+static uint64_t msr_cpuid(struct kvm *k, uint64_t req)
+{
+	uint32_t out[4] = {0, 0, 0, 0};
+
+	/* No subleaf or XCR0 in the MSR form: Linux asks only for subleaf
+	 * 0. */
+	k->ops->cpuid(k, (uint32_t)(req >> 32), 0, 1, out);
+	return GHCB_MSR_CPUID_RESP |
+	       ((uint64_t)out[GHCB_MSR_CPUID_REG(req)] << 32);
+}
+
+/* Registration needs no more than a page of RAM: the page protocol
+ * checks the RMP at every use, as the guest may convert it later. */
+static uint64_t msr_register(struct kvm_vcpu *v, const struct kvm *k,
+			     unsigned vmpl, uint64_t req)
+{
+	uint64_t gfn = GHCB_MSR_DATA(req); /* 52 bits: gfn << 12 fits */
+
+	if (gfn == 0 || !kvm_ram_page(k, gfn << 12)) {
+		return GHCB_MSR_REG_GPA_RESP | (GHCB_MSR_PREF_GPA_NONE << 12);
+	}
+	v->ghcb_gpa[vmpl] = gfn << 12;
+	if (k->behaviour == KVM_WRONG_ECHO) {
+		gfn++;
+	}
+	return GHCB_MSR_REG_GPA_RESP | (gfn << 12);
+}
+
+static uint64_t msr_run_vmpl(struct kvm *k, struct kvm_vcpu *v, uint64_t req)
+{
+	unsigned target = (unsigned)(req >> 32) & 0xFF;
+
+	kvm_count(&k->stats.run_vmpl);
+	v->run_vmpl_count++;
+	if (k->behaviour == KVM_REFUSE_RUN_VMPL || target >= KVM_VMPLS ||
+	    !k->ops->run_vmpl(k, v, target)) {
+		return GHCB_MSR_RUN_VMPL_RESP | (1ull << 32);
+	}
+	return GHCB_MSR_RUN_VMPL_RESP;
+}
+
+uint64_t kvm_msr_protocol(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl,
+			  uint64_t req)
+{
+	uint64_t reply;
+
+	kvm_count(&k->stats.msr_calls);
+	switch (GHCB_MSR_INFO(req)) {
+	case GHCB_MSR_SEV_INFO_REQ:
+		return msr_sev_info(k); /* never lied about: see below */
+	case GHCB_MSR_CPUID_REQ:
+		reply = msr_cpuid(k, req);
+		break;
+	case GHCB_MSR_HV_FT_REQ:
+		reply = msr_hv_features(k);
+		break;
+	case GHCB_MSR_PREF_GPA_REQ:
+		reply = GHCB_MSR_PREF_GPA_RESP | (GHCB_MSR_PREF_GPA_NONE << 12);
+		break;
+	case GHCB_MSR_REG_GPA_REQ:
+		reply = msr_register(v, k, vmpl, req);
+		break;
+	case GHCB_MSR_PSC_REQ:
+		kvm_count(&k->stats.psc_calls);
+		reply = GHCB_MSR_PSC_RESP |
+			(kvm_psc_msr(k, (req >> 12) & GHCB_GFN_MASK,
+				     (unsigned)(req >> 52) & 0xF)
+			 << 32);
+		if (k->behaviour == KVM_PSC_ERROR) {
+			reply |= 1ull << 32;
+		}
+		break;
+	case GHCB_MSR_RUN_VMPL_REQ:
+		reply = msr_run_vmpl(k, v, req);
+		break;
+	case GHCB_MSR_TERM_REQ:
+		kvm_count(&k->stats.terminations);
+		k->ops->terminate(k, v, (uint32_t)(req >> 12) & 0xF,
+				  (uint32_t)(req >> 16) & 0xFF);
+		return req;
+	default:
+		kvm_kill(k, v); /* KVM: "unsupported GHCB MSR request" */
+		return req;
+	}
+	if (k->behaviour == KVM_WRONG_RESPONSE_CODE) {
+		reply ^= 0x100;
+	}
+	return reply;
+}
