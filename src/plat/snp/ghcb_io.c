@@ -2,10 +2,12 @@
 /*
  * The SVSM's own port I/O through the GHCB page (ghcb.h): the IOIO NAE
  * event (56421 section 4.1.2: exit_info_1 as the SVM IOIO intercept
- * encodes it, RAX valid for OUT, RAX returned for IN). Only plain IN and
- * OUT: string I/O would have the hypervisor write a buffer.
+ * encodes it, RAX valid for OUT, RAX returned for IN), and string input
+ * into the GHCB's own shared buffer, which the hypervisor writes anyway:
+ * it never names SVSM or guest memory.
  */
 #include "svsm/check.h"
+#include "svsm/std.h"
 #include "svsm/terminate.h"
 
 #include "abi/ghcb.h"
@@ -48,4 +50,30 @@ uint32_t ghcb_io_in(struct ghcb_cpu *g, uint16_t port, unsigned size)
 				 port);
 	}
 	return (uint32_t)out.rax & mask;
+}
+
+bool ghcb_io_ins8(struct ghcb_cpu *g, uint16_t port, uint8_t *dst, size_t count)
+{
+	struct ghcb_in in = {
+		.exit_code = SVM_EXIT_IOIO,
+		.info1 =
+			ioio_info1(port, 1, true) | SVM_IOIO_STR | SVM_IOIO_REP,
+		.info2 = count,
+		.scratch = gpa_val(g->gpa) + GHCB_OFF_SHARED_BUFFER,
+		.has_scratch = true,
+		.want_buf = true,
+		.may_refuse = true,
+	};
+	struct ghcb_out out;
+
+	_Static_assert(sizeof(out.buf) == GHCB_SHARED_BUFFER_SIZE,
+		       "the reply's buffer is the scratch area");
+	CHECK(count != 0 && count <= GHCB_SHARED_BUFFER_SIZE);
+	ghcb_call(g, &in, &out);
+	if ((uint32_t)out.info1 != GHCB_RESULT_OK) {
+		return false;
+	}
+	/* The one copy of the reply's buffer (ghcb_call) holds the bytes. */
+	memcpy(dst, out.buf, count);
+	return true;
 }

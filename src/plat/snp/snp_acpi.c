@@ -3,13 +3,15 @@
  * QEMU's ACPI tables through fw_cfg (snp_acpi.h; docs/acpi.md).
  * fw_cfg's port interface (QEMU docs/specs/fw_cfg.rst): a 16-bit write
  * of a key to the selector port 0x510 rewinds that item, byte reads from
- * the data port 0x511 return its next bytes. Key 0x0000 reads "QEMU";
- * key 0x0019 the file directory: a big-endian u32 count, then per file a
- * big-endian u32 size and u16 key, u16 reserved and a 56-byte name.
+ * the data port 0x511 return its next bytes (`rep insb` 2 KiB an exit
+ * where the hypervisor serves string input, one IN a byte elsewhere). Key
+ * 0x0000 reads "QEMU"; key 0x0019 the file directory: a big-endian u32 count,
+ * then per file a big-endian u32 size and u16 key, u16 reserved and a 56-byte
+ * name.
  *
  * Threat (T22): every byte is the host's. The SVSM reads into its own
  * heap (the script, at most SCRIPT_MAX bytes; the tables, at most the
- * region's size and STAGE_MAX), links them there (acpi_loader_run,
+ * region's size and 1 MiB), links them there (acpi_loader_run,
  * which checks every offset), and only then copies the result to the
  * guest region through guestmem; a failure leaves the region zeroed.
  * No fw_cfg write and no DMA: the host never writes SVSM or guest
@@ -26,6 +28,8 @@
 #include "svsm/owner_lock.h"
 #include "svsm/plat.h"
 #include "svsm/std.h"
+
+#include "abi/ghcb.h"
 
 #include "ghcb.h"
 #include "snp_main.h"
@@ -48,6 +52,8 @@
 struct fw_cfg {
 	struct ghcb_cpu *g;
 	uint64_t bytes; /* read from the data port, for the log */
+	uint64_t exits; /* IOIO events for them */
+	bool bytewise;	/* the hypervisor refused string input */
 };
 
 static void fw_cfg_select(struct fw_cfg *f, uint16_t key)
@@ -55,12 +61,32 @@ static void fw_cfg_select(struct fw_cfg *f, uint16_t key)
 	ghcb_io_out(f->g, FW_CFG_PORT_SEL, 2, key);
 }
 
+/*
+ * @len bytes of the selected item: `rep insb` through the GHCB, 2 KiB an
+ * exit, as KVM serves it; a hypervisor that refuses string input gets
+ * one IN per byte from then on (slower, the same bytes).
+ */
 static void fw_cfg_read(struct fw_cfg *f, uint8_t *dst, size_t len)
 {
-	size_t i;
+	size_t done = 0;
 
-	for (i = 0; i < len; i++) {
-		dst[i] = (uint8_t)ghcb_io_in(f->g, FW_CFG_PORT_DATA, 1);
+	while (done < len && !f->bytewise) {
+		size_t n = len - done < GHCB_SHARED_BUFFER_SIZE
+				   ? len - done
+				   : GHCB_SHARED_BUFFER_SIZE;
+
+		f->exits++;
+		if (!ghcb_io_ins8(f->g, FW_CFG_PORT_DATA, dst + done, n)) {
+			LOG_NOTICE("acpi: the host refuses string input: "
+				   "fw_cfg byte by byte");
+			f->bytewise = true;
+			break;
+		}
+		done += n;
+	}
+	for (; done < len; done++) {
+		f->exits++;
+		dst[done] = (uint8_t)ghcb_io_in(f->g, FW_CFG_PORT_DATA, 1);
 	}
 	f->bytes += len;
 }
@@ -199,11 +225,12 @@ uint64_t snp_acpi_load(uint64_t base, uint64_t size)
 		}
 		LOG_NOTICE("acpi: QEMU's tables at 0x%llx (%lu bytes, %u files,"
 			   " %u pointers, %u checksums), RSDP 0x%llx; %llu "
-			   "fw_cfg bytes in %llu us",
+			   "fw_cfg bytes in %llu exits, %llu us",
 			   (unsigned long long)base, (unsigned long)res.used,
 			   res.files, res.pointers, res.checksums,
 			   (unsigned long long)rsdp,
 			   (unsigned long long)f.bytes,
+			   (unsigned long long)f.exits,
 			   (unsigned long long)(plat_clock_ns() - t0) / 1000);
 	} else {
 		/* Hygiene, not safety: no half-linked or host-chosen bytes. */
