@@ -48,10 +48,11 @@ check-all: format-check banned-check layers-check tidy freestanding-check docs-c
 	@echo "make check: all checks passed"
 
 bench: setup
-	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench $(BIN)/csvsm-bench-vtpm \
+	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench $(BIN)/csvsm-bench-snp \
+		$(BIN)/csvsm-bench-vtpm \
 		$(MACHINE_ELF) $(BUILD)/csvsm.igvm
 	@scripts/bench.sh $(BIN)/csvsm-bench
-	@CSVSM_SIM_PLATFORM=snp scripts/bench.sh $(BIN)/csvsm-bench
+	@CSVSM_SIM_PLATFORM=snp scripts/bench.sh $(BIN)/csvsm-bench-snp
 	@scripts/bench-vtpm.sh
 	@scripts/bench-emu.sh
 

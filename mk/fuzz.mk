@@ -25,13 +25,25 @@ $(BIN)/fuzz-%: $(FUZZ_OBJ)/test/fuzz/%.o \
 fuzz-build: $(FUZZ_TARGETS)
 
 # Seeds from real inputs, so the fuzzers start past the magic numbers:
-# the tail of Debian's OVMF (GUID table and SEV metadata), flag byte 0.
-# The ACPI loader: an RSDP and RSDT linked as QEMU's script links them.
+# the tail of Debian's OVMF (GUID table and SEV metadata), flag byte 0;
+# a bzImage setup header (protocol 2.15, 64-bit, release 6.12);
+# for the ACPI loader, an RSDP and RSDT linked as QEMU's script links them.
 OVMF_SEED := $(BUILD)/corpus/fuzz-ovmf_meta/seed-debian-ovmf
+BZIMAGE_SEED := $(BUILD)/corpus/fuzz-bzimage/seed-header
 ACPI_SEED := $(BUILD)/corpus/fuzz-acpi_loader/seed-linked-rsdp
 fuzz-seeds:
-	@mkdir -p $(dir $(OVMF_SEED)) $(dir $(ACPI_SEED))
+	@mkdir -p $(dir $(BZIMAGE_SEED))
+	@python3 -c 'import struct,sys; b=bytearray(2560); b[0x1F1]=4; \
+		struct.pack_into("<IHBB", b, 0x1F4, 0x1000, 0, 0, 0); \
+		struct.pack_into("<HBB4sHIHH", b, 0x1FE, 0xAA55, 0xEB, 0x6A, \
+		b"HdrS", 0x20F, 0, 0, 0x400); b[0x211]=1; \
+		struct.pack_into("<IIBBHI", b, 0x22C, 0x7FFFFFFF, 0x200000, \
+		1, 0, 0x7F, 2047); struct.pack_into("<QI", b, 0x258, \
+		0x1000000, 0x800000); b[0x600:0x606]=b"6.12.0"; \
+		sys.stdout.buffer.write(bytes(b))' > $(BZIMAGE_SEED)
+	@mkdir -p $(dir $(ACPI_SEED))
 	@python3 test/fuzz/acpi_loader_seed.py $(ACPI_SEED)
+	@mkdir -p $(dir $(OVMF_SEED))
 	@if [ -f /usr/share/ovmf/OVMF.fd ]; then \
 		{ printf '\000'; tail -c 4095 /usr/share/ovmf/OVMF.fd; } \
 			> $(OVMF_SEED); fi

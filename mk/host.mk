@@ -22,7 +22,19 @@ $(BUILD)/libcsvsm_sim.a: $(call host_objs,$(LIB_SRCS))
 	@echo "  AR      $@"
 	@rm -f $@ && ar rcs $@ $^
 
+# The same simulator with the snp platform's plat_snp.c answering
+# svsm/plat.h over the simulated CPU (sim/src/snp_insn_sim.c).
+$(BUILD)/libcsvsm_sim_snp.a: $(call host_objs,$(LIB_SNP_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  AR      $@"
+	@rm -f $@ && ar rcs $@ $^
+
 $(BUILD)/libcsvsm_sim_asan.a: $(call asan_objs,$(LIB_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  AR      $@"
+	@rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libcsvsm_sim_snp_asan.a: $(call asan_objs,$(LIB_SNP_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  AR      $@"
 	@rm -f $@ && ar rcs $@ $^
@@ -52,9 +64,26 @@ $(BIN)/csvsm-tests: $(call host_objs,$(TEST_FW_SRCS) $(TEST_SRCS) \
 	@echo "  LD      $@"
 	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
+# The whole suite again, every machine's SVSM the snp platform's: booted
+# by snp_boot(), entered through snp_serve(), its plat_* plat_snp.c.
+$(BIN)/csvsm-tests-snp: $(call host_objs,$(TEST_FW_SRCS) $(TEST_SRCS) \
+		$(TEST_IGVM_SRCS)) \
+		$(call libc_test_objs,$(HOST_OBJ)) $(BUILD)/libcsvsm_sim_snp.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
+
 $(BIN)/csvsm-tests-asan: $(call asan_objs,$(TEST_FW_SRCS) $(TEST_SRCS) \
 		$(TEST_IGVM_SRCS)) \
 		$(call libc_test_objs,$(ASAN_OBJ)) $(BUILD)/libcsvsm_sim_asan.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(ASAN_CFLAGS) $^ $(HOST_LDLIBS) -o $@
+
+$(BIN)/csvsm-tests-snp-asan: $(call asan_objs,$(TEST_FW_SRCS) $(TEST_SRCS) \
+		$(TEST_IGVM_SRCS)) \
+		$(call libc_test_objs,$(ASAN_OBJ)) \
+		$(BUILD)/libcsvsm_sim_snp_asan.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	@$(CC) $(ASAN_CFLAGS) $^ $(HOST_LDLIBS) -o $@
@@ -66,6 +95,12 @@ $(BIN)/csvsm-sim: $(call host_objs,$(TOOL_SIM_SRCS) $(TOOL_COMMON_SRCS)) \
 	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
 $(BIN)/csvsm-bench: $(call host_objs,$(BENCH_SRCS)) $(BUILD)/libcsvsm_sim.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
+
+$(BIN)/csvsm-bench-snp: $(call host_objs,$(BENCH_SRCS)) \
+		$(BUILD)/libcsvsm_sim_snp.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
@@ -88,23 +123,28 @@ $(BIN)/csvsm-igvm: $(call host_objs,$(IGVM_MAIN_SRCS) $(IGVM_LIB_SRCS)) \
 	@echo "  LD      $@"
 	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
-HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-sim $(BIN)/csvsm-bench \
-	$(BIN)/csvsm-bench-vtpm $(BIN)/csvsm-verify $(BIN)/csvsm-igvm
-ASAN_BINS := $(BIN)/csvsm-tests-asan
+HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-tests-snp $(BIN)/csvsm-sim \
+	$(BIN)/csvsm-bench $(BIN)/csvsm-bench-snp $(BIN)/csvsm-bench-vtpm \
+	$(BIN)/csvsm-verify $(BIN)/csvsm-igvm
+ASAN_BINS := $(BIN)/csvsm-tests-asan $(BIN)/csvsm-tests-snp-asan
 
 .PHONY: test test-asan test-snp vtpm-check attest-check
 test: $(BIN)/csvsm-tests
 	$(BIN)/csvsm-tests
 
-# The whole suite again with every machine's SVSM booted and entered as
-# the snp platform (src/plat/snp/ over the hypervisor model's GHCB).
-test-snp: $(BIN)/csvsm-tests
-	CSVSM_SIM_PLATFORM=snp $(BIN)/csvsm-tests
+# The whole suite again with every machine's SVSM the snp platform's
+# (src/plat/snp/ over the hypervisor model's GHCB and the simulated CPU).
+test-snp: $(BIN)/csvsm-tests-snp
+	$(BIN)/csvsm-tests-snp
 
-test-asan: $(BIN)/csvsm-tests-asan
+# Both platforms' suites under AddressSanitizer + UBSan.
+test-asan: $(BIN)/csvsm-tests-asan $(BIN)/csvsm-tests-snp-asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		$(BIN)/csvsm-tests-asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		$(BIN)/csvsm-tests-snp-asan
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

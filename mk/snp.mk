@@ -46,6 +46,21 @@ $(BUILD)/csvsm-ovmf.igvm: $(BIN)/csvsm-igvm $(SNP_FW)
 	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) --ovmf $(IGVM_OVMF) -o $@
 	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"
 
+# build/csvsm-linux.igvm: the SVSM with a Linux kernel, initrd and command
+# line it loads itself (measured direct boot, docs/linux.md). The kernel
+# and initrd come from mk/linux.mk (Debian's); any bzImage and initrd do:
+#   make build/csvsm-linux.igvm LINUX_KERNEL=... LINUX_INITRD=...
+LINUX_KERNEL ?= $(BUILD)/linux/vmlinuz
+LINUX_INITRD ?= $(BUILD)/linux/initrd.img
+LINUX_CMDLINE ?= console=ttyS0,115200 earlyprintk=serial,ttyS0,115200 \
+	nokaslr tsc=reliable swiotlb=128 pci=off hpet=disable
+$(BUILD)/csvsm-linux.igvm: $(BIN)/csvsm-igvm $(SNP_FW) $(LINUX_KERNEL) \
+		$(LINUX_INITRD)
+	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) --linux $(LINUX_KERNEL) \
+		--initrd $(LINUX_INITRD) --cmdline "$(strip $(LINUX_CMDLINE))" \
+		-o $@
+	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"
+
 # The snp ELF against its hardware layer's assumptions: layout, W^X, the
 # fixup table, nothing that raises #VC before the IDT exists.
 .PHONY: snp-image-check

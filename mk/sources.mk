@@ -21,16 +21,28 @@ X86_S_SRCS := $(sort $(wildcard src/arch/x86/*.S))
 # hypervisor and emu's machine are adapters over it.
 KVM_MODEL_SRCS := $(sort $(wildcard src/kvmmodel/*.c))
 SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
-# The snp platform's GHCB client, which hosted builds run against the
-# simulator's side of its seam (snp_hw.h: sim/src/ghcb_hv.c, an adapter
-# over src/kvmmodel); the
-# hardware side is src/plat/snp/hw (mk/snp.mk).
+# The snp platform: its GHCB client, boot and request loop, and its
+# platform operations (plat_snp.c), over the seam snp_hw.h. The hardware
+# side of the seam is src/plat/snp/hw (mk/snp.mk); the simulator's is
+# sim/src/ghcb_hv.c (the hypervisor: an adapter over src/kvmmodel) and
+# sim/src/snp_insn_sim.c (the CPU: the RMP model).
 SNP_PLAT_SRCS := $(sort $(wildcard src/plat/snp/*.c))
-SIM_SRCS := $(sort $(wildcard sim/src/*.c))
+SNP_PLAT_OPS_SRCS := src/plat/snp/plat_snp.c
+SIM_SNP_INSN_SRCS := sim/src/snp_insn_sim.c
+SIM_SRCS := $(filter-out $(SIM_SNP_INSN_SRCS),\
+	$(sort $(wildcard sim/src/*.c)))
 # The page-table builder is plain C: its unit test runs it hosted.
 X86_HOSTED_SRCS := src/arch/x86/pgtable.c
-LIB_SRCS := $(CORE_SRCS) $(KVM_MODEL_SRCS) $(SIM_PLAT_SRCS) $(SIM_SRCS) \
-	$(ENGINE_SRCS) $(PKI_C) $(SNP_PLAT_SRCS) $(X86_HOSTED_SRCS)
+# The simulator without a platform's svsm/plat.h. Every hosted build runs
+# the snp platform's GHCB client (sim_snp_run, sim_config.snp_ghcb);
+# which platform answers svsm/plat.h is chosen at link time:
+# libcsvsm_sim.a links the sim platform, libcsvsm_sim_snp.a the snp
+# platform's own plat_snp.c over the simulated CPU.
+LIB_COMMON_SRCS := $(CORE_SRCS) $(KVM_MODEL_SRCS) $(SIM_SRCS) \
+	$(ENGINE_SRCS) $(PKI_C) \
+	$(filter-out $(SNP_PLAT_OPS_SRCS),$(SNP_PLAT_SRCS)) $(X86_HOSTED_SRCS)
+LIB_SRCS := $(LIB_COMMON_SRCS) $(SIM_PLAT_SRCS)
+LIB_SNP_SRCS := $(LIB_COMMON_SRCS) $(SNP_PLAT_OPS_SRCS) $(SIM_SNP_INSN_SRCS)
 
 TEST_FW_SRCS := $(sort $(wildcard test/framework/*.c))
 TEST_SRCS := $(sort $(wildcard test/unit/*.c test/sim/*.c))

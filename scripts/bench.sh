@@ -48,11 +48,18 @@ report() { # PHASE ITERATIONS ENTRIES_PER_ITERATION LABEL GOAL
 }
 
 if [ "${CSVSM_SIM_PLATFORM:-}" = snp ]; then
-	# The same calls entered the snp way: core then includes the snp
-	# platform's GHCB client (each call ends in a run-VMPL through the
-	# GHCB); the KVM model answering it is sim glue.
-	echo "csvsm on the snp platform (src/plat/snp in core, the KVM model in" \
-		"sim glue): instructions per unit (callgrind)"
+	# The same calls entered the snp way, by csvsm-bench-snp (linked with
+	# the snp platform; csvsm-bench refuses the variable): core then
+	# includes the snp platform's plat_* and GHCB client (each call ends
+	# in a run-VMPL through the GHCB); the KVM model answering it and the
+	# CPU model under plat_snp.c's seam are sim glue.
+	case $bench in
+	*-snp) ;;
+	*) echo "bench.sh: CSVSM_SIM_PLATFORM=snp wants csvsm-bench-snp" >&2
+	   exit 1 ;;
+	esac
+	echo "csvsm on the snp platform (src/plat/snp in core, the KVM and CPU" \
+		"models in sim glue): instructions per unit (callgrind)"
 else
 	echo "csvsm core protocol: instructions per unit inside the SVSM (callgrind)"
 fi

@@ -17,8 +17,10 @@ FLOORS = [
     ("abi", ["include/abi/"]),
     ("base", [
         "src/lib/",
-        "include/svsm/acpi_loader.h", "include/svsm/addr.h", "include/svsm/check.h",
-        "include/svsm/cpuid_regs.h", "include/svsm/err.h",
+        "include/svsm/acpi_loader.h", "include/svsm/addr.h",
+        "include/svsm/bzimage.h",
+        "include/svsm/check.h", "include/svsm/cpuid_regs.h",
+        "include/svsm/err.h",
         "include/svsm/le.h", "include/svsm/lib_lock.h",
         "include/svsm/log.h", "include/svsm/overflow.h",
         "include/svsm/ovmf.h", "include/svsm/plat.h",

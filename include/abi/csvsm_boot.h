@@ -14,7 +14,7 @@
 #include "abi/igvm.h"
 
 #define CSVSM_BOOT_MAGIC 0x4D565343u /* "CSVM" */
-#define CSVSM_BOOT_VERSION 2u
+#define CSVSM_BOOT_VERSION 3u
 
 struct csvsm_boot_params {
 	uint32_t magic;
@@ -35,9 +35,30 @@ struct csvsm_boot_params {
 	uint64_t guest_sev_features; /* of the guest's VMSAs */
 	uint32_t guest_vmpl;
 	uint32_t guest_entry_mode; /* CSVSM_GUEST_ENTRY_* */
-	uint64_t guest_cr3;	   /* CSVSM_GUEST_ENTRY_KERNEL: its tables */
+	uint64_t guest_cr3;	   /* KERNEL, LINUX: its tables */
+	/* CSVSM_GUEST_ENTRY_LINUX (docs/linux.md): the measured inputs,
+	 * and the pages the SVSM writes before the guest's first
+	 * instruction. Sizes in bytes; all below 4 GiB. */
+	uint64_t linux_setup_hdr_gpa; /* the setup header, at its offsets */
+	uint64_t linux_kernel_gpa;    /* the protected-mode part, loaded */
+	uint64_t linux_kernel_size;   /* as in the file (init_size: more) */
+	uint64_t linux_initrd_gpa, linux_initrd_size;	/* size 0: none */
+	uint64_t linux_cmdline_gpa, linux_cmdline_size; /* with its NUL */
+	uint64_t linux_zero_page_gpa;  /* boot_params: the SVSM builds it */
+	uint64_t linux_setup_data_gpa; /* SETUP_CC_BLOB node and CC blob */
+	uint64_t linux_gdt_gpa;	       /* __BOOT_CS 0x10, __BOOT_DS 0x18 */
+	/* The loader's pages (all of the above but kernel and initrd, and
+	 * the guest's secrets page, CPUID page, CA and page tables): e820
+	 * reserved. */
+	uint64_t linux_loader_gpa, linux_loader_size;
+	uint64_t linux_acpi_gpa, linux_acpi_size; /* e820 ACPI */
+	/* A PML5 over guest_cr3's PML4: the entry is in 5-level paging
+	 * when the guest's CPUID page has LA57 and the command line no
+	 * "no5lvl" (else the decompressor switches modes in 32-bit code,
+	 * where it cannot take a #VC). 0: always 4-level. */
+	uint64_t linux_pml5_gpa;
 };
-_Static_assert(sizeof(struct csvsm_boot_params) == 0x98, "boot params");
+_Static_assert(sizeof(struct csvsm_boot_params) == 0x110, "boot params");
 
 /*
  * How the guest starts. FIRMWARE: OVMF at its reset vector; the launched
@@ -46,9 +67,14 @@ _Static_assert(sizeof(struct csvsm_boot_params) == 0x98, "boot params");
  * page tables (guest_cr3, in the launched range) at guest_entry_rip, with
  * RDI = its secrets page (whose SVSM fields give its Calling Area) and
  * RSI = the CPU count; the launched range is its image and tables.
+ * LINUX: a bzImage the SVSM loads (docs/linux.md): it builds boot_params
+ * at linux_zero_page_gpa, validates and grants every e820 RAM page, and
+ * starts the kernel's 64-bit entry (linux_kernel_gpa + 0x200) on the
+ * tables at guest_cr3 with RSI = boot_params (guest_entry_rip unused).
  */
 #define CSVSM_GUEST_ENTRY_FIRMWARE 0u
 #define CSVSM_GUEST_ENTRY_KERNEL 1u
+#define CSVSM_GUEST_ENTRY_LINUX 2u
 
 /* The boot CPU's GHCB, its #HV doorbell page, then the guest-request
  * pages: request, response, four pages of certificates (what Linux's

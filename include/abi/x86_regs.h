@@ -22,6 +22,7 @@
 #define CR4_PAE (1ull << 5)
 #define CR4_OSFXSR (1ull << 9)
 #define CR4_OSXMMEXCPT (1ull << 10)
+#define CR4_LA57 (1ull << 12)
 #define CR4_OSXSAVE (1ull << 18)
 
 #endif /* ABI_X86_REGS_H */

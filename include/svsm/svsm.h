@@ -29,12 +29,18 @@ enum svsm_guest_entry_mode {
 	 * firmware (emu's test guest; an snp image built with
 	 * csvsm-igvm --kernel). */
 	SVSM_GUEST_ENTRY_LONG = 1,
+	/* Linux's 64-bit boot protocol (boot.rst): 64-bit mode on the
+	 * loader's tables at cr3, the loader's GDT at gdt_base with
+	 * __BOOT_CS 0x10 and __BOOT_DS 0x18 loaded, RSI = boot_params. */
+	SVSM_GUEST_ENTRY_LINUX = 2,
 };
 
 struct svsm_guest_entry {
 	uint32_t mode; /* enum svsm_guest_entry_mode */
 	uint64_t rip;
-	uint64_t cr3, rdi, rsi; /* SVSM_GUEST_ENTRY_LONG only */
+	uint64_t cr3, rdi, rsi; /* SVSM_GUEST_ENTRY_LONG and _LINUX */
+	uint64_t gdt_base;	/* SVSM_GUEST_ENTRY_LINUX */
+	uint16_t gdt_limit;
 };
 
 struct svsm_boot_info {

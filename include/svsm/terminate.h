@@ -47,6 +47,12 @@
  * #HV doorbell: under Restricted Injection the SVSM asks for none.
  */
 #define TERM_CSVSM_UNEXPECTED_EVENT 10u
+/**
+ * snp: the host's memory map cannot hold the measured Linux layout (the
+ * loader's pages, the SVSM region, the kernel's init_size, the initrd or
+ * low memory not RAM; more e820 entries than Linux takes).
+ */
+#define TERM_CSVSM_LINUX_MEMORY_MAP 11u
 
 /**
  * Class (b), the one door: the hypervisor misbehaved. Logs at NOTICE the

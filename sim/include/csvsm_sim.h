@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct csvsm_boot_params;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -47,7 +49,11 @@ struct sim_config {
 	 * snp_boot() from boot parameters laid out as csvsm-igvm does,
 	 * entered through snp_serve(), and talking to the hypervisor model
 	 * only through the GHCB (console, guest requests, termination).
-	 * Default: CSVSM_SIM_PLATFORM=snp in the environment. */
+	 * Needs the snp platform linked (build/libcsvsm_sim_snp.a, as in
+	 * csvsm-tests-snp), where it is the default; false there runs the
+	 * snp platform's SVSM without a GHCB of its own (for tests that
+	 * drive the GHCB client alone). build/libcsvsm_sim.a links the sim
+	 * platform: sim_create() refuses true. */
 	bool snp_ghcb;
 	/* With snp_ghcb: a guest firmware volume the image launches at
 	 * guest_fw_gpa (validated, measured, VMPL0 rights only, as the PSP
@@ -62,6 +68,14 @@ struct sim_config {
 	 * at guest_kernel_rip on its page tables at guest_kernel_cr3. */
 	uint32_t guest_entry_mode;
 	uint64_t guest_kernel_rip, guest_kernel_cr3;
+	/* With CSVSM_GUEST_ENTRY_LINUX: the layout csvsm-igvm --linux would
+	 * write (its linux_* fields, entry, CR3 and guest pages are copied
+	 * into the boot parameters; guest_secrets_gpa and guest_caa_gpa
+	 * must agree with it), and the 4 KiB setup header copy, written
+	 * into its launched page. The test launches the kernel, initrd
+	 * and loader pages through guest_fw and guest_fw_launch. */
+	const struct csvsm_boot_params *linux_layout;
+	const uint8_t *linux_setup_hdr;
 };
 
 /** Registers of an SVSM call, in and out (58019 section 5). */
@@ -190,7 +204,8 @@ void sim_ghcb_cpu(struct sim_machine *m, unsigned index, uint64_t *ghcb_gpa,
  */
 bool sim_snp_run(struct sim_machine *m, void (*fn)(void *), void *arg,
 		 uint32_t *set, uint32_t *code);
-/** Does this machine's SVSM run as the snp platform (config snp_ghcb)? */
+/** Was this machine's SVSM booted and is it entered the snp way, over its
+ * own GHCB (config snp_ghcb)? */
 bool sim_uses_snp_platform(const struct sim_machine *m);
 /** MSR_AMD64_SEV as the snp code reads it (default SIM_SNP_SEV_STATUS:
  * SEV, SEV-ES, SNP, Restricted Injection). */
@@ -242,6 +257,9 @@ struct sim_stats {
 	uint64_t tlb_flushes;
 	uint64_t guest_requests; /* SNP guest requests the SVSM made */
 	uint64_t delays;	 /* plat_delay_ns() calls (simulated waits) */
+	/* PVALIDATEs that went through the snp platform's instruction seam
+	 * (snp_hw_pvalidate): always 0 with the sim platform linked. */
+	uint64_t snp_pvalidates;
 };
 
 void sim_config_default(struct sim_config *cfg);

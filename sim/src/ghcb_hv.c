@@ -17,6 +17,7 @@
 
 #include "svsm/plat.h"
 #include "svsm/psp_model.h"
+#include "svsm/terminate.h"
 
 #include "abi/ghcb.h"
 #include "abi/snp.h"
@@ -97,10 +98,21 @@ void snp_hw_halt(void)
 	abort(); /* the model never returns from a termination */
 }
 
-/* The model runs every SVSM entry on one host thread, as the boot CPU. */
+/*
+ * A machine the snp way (sim_config.snp_ghcb) runs each SVSM entry as the
+ * vCPU's own struct snp_cpu (sim_snp_switch_cpu). One without runs its
+ * SVSM without a GHCB (tests that drive the client on pages of their
+ * own): each vCPU is a distinct CPU that never came online, so the
+ * console has nowhere to go and the ownership lock still tells the CPUs
+ * apart.
+ */
+static struct snp_cpu offline_cpu[SIM_MAX_VCPUS];
+
 struct snp_cpu *snp_hw_this_cpu(void)
 {
-	return hv()->snp_cpu;
+	struct sim_machine *m = hv();
+
+	return m->cfg.snp_ghcb ? m->snp_cpu : &offline_cpu[m->entry_cpu];
 }
 
 void snp_hw_set_cpu(struct snp_cpu *c)
@@ -161,6 +173,11 @@ static void terminate(struct sim_machine *m, uint32_t set, uint32_t code)
 	m->terminated = true; /* from an SVSM entry: the VM ends */
 	m->term_set = set;
 	m->term_code = code;
+	if (m->cfg.abort_on_panic && set == TERM_SET_CSVSM &&
+	    code == TERM_CSVSM_PANIC) {
+		fprintf(stderr, "%s", m->console);
+		abort();
+	}
 	longjmp(*m->svsm_jmp, 1);
 }
 

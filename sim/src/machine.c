@@ -12,6 +12,7 @@
 #include "svsm/svsm.h"
 #include "svsm/vtpm.h"
 
+#include "abi/csvsm_boot.h"
 #include "abi/snp.h"
 
 #include "sim_internal.h"
@@ -71,10 +72,19 @@ void sim_config_default(struct sim_config *cfg)
 	cfg->guest_vmpl = 1;
 	cfg->sev_features = SEV_FEAT_SNP_ACTIVE;
 	cfg->seed = 0x5eed;
-	/* CSVSM_SIM_PLATFORM=snp: every machine boots and is entered as on
-	 * snp (make test-snp runs the whole suite so). */
-	cfg->snp_ghcb = getenv("CSVSM_SIM_PLATFORM") != NULL &&
-			strcmp(getenv("CSVSM_SIM_PLATFORM"), "snp") == 0;
+	/* The linked platform decides: with the snp one (csvsm-tests-snp)
+	 * every machine boots and is entered as on snp. */
+	cfg->snp_ghcb = sim_platform_snp();
+	/* The platform is chosen at link time now: a script that still
+	 * asks for snp by the environment must not get sim unawares. */
+	if (getenv("CSVSM_SIM_PLATFORM") != NULL &&
+	    strcmp(getenv("CSVSM_SIM_PLATFORM"), "snp") == 0 &&
+	    !cfg->snp_ghcb) {
+		(void)fprintf(stderr,
+			      "CSVSM_SIM_PLATFORM=snp: this binary links"
+			      " the sim platform; use its -snp twin\n");
+		abort();
+	}
 }
 
 uint64_t sim_rng_next(struct sim_machine *m)
@@ -102,7 +112,7 @@ static bool sim_config_ok(const struct sim_config *c)
 	       (c->guest_caa_gpa % SNP_PAGE_SIZE) == 0 &&
 	       c->guest_secrets_gpa / SNP_PAGE_SIZE < pages &&
 	       c->guest_caa_gpa / SNP_PAGE_SIZE < pages && c->log_level >= 0 &&
-	       c->log_level <= 5;
+	       c->log_level <= 5 && (!c->snp_ghcb || sim_platform_snp());
 }
 
 /* Contents a hypervisor could have left in pages it hands to the guest:
@@ -166,6 +176,10 @@ static void sim_launch(struct sim_machine *m)
 	}
 	memset(m->mem + c->guest_secrets_gpa, 0, SNP_PAGE_SIZE);
 	memset(m->mem + c->guest_caa_gpa, 0, SNP_PAGE_SIZE);
+	if (c->linux_layout != NULL && c->linux_setup_hdr != NULL) {
+		memcpy(m->mem + c->linux_layout->linux_setup_hdr_gpa,
+		       c->linux_setup_hdr, SNP_PAGE_SIZE);
+	}
 
 	/* The PSP's keys: the VMPCKs it puts in the secrets page and its
 	 * chip secret, reproducible from the seed. */

@@ -126,6 +126,25 @@ void sim_hv_before_rmpadjust(struct sim_machine *m, uint64_t gpa, bool size_2m,
  * @gpa, which was a VMSA before it (SIM_HV_SHARE_AFTER_VMSA_CLEARED). */
 void sim_hv_after_rmpadjust(struct sim_machine *m, uint64_t gpa, bool was_vmsa);
 
+/*
+ * The CPU at VMPL0 (sim/src/cpu.c), for either linked platform: its
+ * PVALIDATE and RMPADJUST on the RMP model (with the hypervisor's races
+ * around them), the RMP check of its private accesses to guest memory,
+ * and the point where the SVSM enters its libraries.
+ */
+enum snp_ret sim_cpu_pvalidate(struct sim_machine *m, uint64_t gpa,
+			       bool size_2m, bool validate, bool *unchanged);
+enum snp_ret sim_cpu_rmpadjust(struct sim_machine *m, uint64_t gpa,
+			       bool size_2m, uint64_t attrs);
+bool sim_cpu_can_access(struct sim_machine *m, uint64_t gpa, size_t len);
+void sim_cpu_library_call(struct sim_machine *m);
+/**
+ * Is the linked platform the snp one (libcsvsm_sim_snp.a: plat_snp.c over
+ * snp_insn_sim.c) rather than the sim one (libcsvsm_sim.a: plat_sim.c)?
+ * Each platform's simulator file answers.
+ */
+bool sim_platform_snp(void);
+
 /* Benchmark scoping (callgrind collection), a no-op when scope is OFF. */
 void sim_bench_set_scope(struct sim_machine *m, enum sim_bench_scope s);
 void sim_bench_svsm_begin(struct sim_machine *m);

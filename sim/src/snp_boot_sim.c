@@ -10,6 +10,7 @@
  * PSP's secrets page, boot parameters, memory map, CPUID page, VP count,
  * the shared pages (GHCB, #HV doorbell, guest requests), then the heap.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "svsm/vtpm.h"
@@ -84,6 +85,19 @@ bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa)
 		.guest_sev_features = c->sev_features,
 		.guest_vmpl = c->guest_vmpl,
 	};
+	if (c->guest_entry_mode == CSVSM_GUEST_ENTRY_LINUX &&
+	    c->linux_layout != NULL) {
+		const struct csvsm_boot_params *l = c->linux_layout;
+
+		p->guest_firmware_base = 0;
+		p->guest_firmware_size = 0;
+		p->guest_entry_rip = l->guest_entry_rip;
+		p->guest_cr3 = l->guest_cr3;
+		p->guest_cpuid_gpa = l->guest_cpuid_gpa;
+		memcpy(&p->linux_setup_hdr_gpa, &l->linux_setup_hdr_gpa,
+		       sizeof(*p) - offsetof(struct csvsm_boot_params,
+					     linux_setup_hdr_gpa));
+	}
 	memset(map, 0, page);
 	memset(m->mem + base + 4 * page, 0, page);
 	memcpy(m->mem + base + 4 * page, &c->vcpu_count, sizeof(uint32_t));

@@ -20,6 +20,7 @@
 #include "svsm/svsm_vmsa.h"
 #include "svsm/vcpu.h"
 
+#include "abi/linux_boot.h"
 #include "abi/snp.h"
 #include "abi/svsm_caa.h"
 #include "abi/x86_regs.h"
@@ -131,6 +132,25 @@ static void init_long_vmsa(struct snp_vmsa *vmsa,
 	vmsa->rsi = e->rsi;
 }
 
+/* Linux's 64-bit boot protocol (SVSM_GUEST_ENTRY_LINUX): the reset
+ * state with paging and long mode on the loader's tables, __BOOT_CS and
+ * __BOOT_DS loaded from the loader's GDT, interrupts off, RSI the zero
+ * page. No SSE: the decompressor needs none and enables its own. */
+static void init_linux_vmsa(struct snp_vmsa *vmsa,
+			    const struct svsm_boot_info *info)
+{
+	const struct svsm_guest_entry *e = &info->guest_entry;
+
+	init_reset_vmsa(vmsa, info);
+	vmsa_set_long_mode(vmsa, LINUX_BOOT_CS, LINUX_BOOT_DS, e->cr3, 0);
+	vmsa->gdtr.base = e->gdt_base;
+	vmsa->gdtr.limit = e->gdt_limit;
+	vmsa->idtr.limit = 0;
+	vmsa->rip = e->rip;
+	vmsa->rdi = e->rdi;
+	vmsa->rsi = e->rsi;
+}
+
 /* The boot vCPU's VMSA lives in SVSM memory: no guest VMPL may read it. */
 static enum svsm_err init_boot_vcpu(const struct svsm_boot_info *info,
 				    gpa_t *boot_vmsa)
@@ -144,6 +164,8 @@ static enum svsm_err init_boot_vcpu(const struct svsm_boot_info *info,
 	}
 	if (info->guest_entry.mode == SVSM_GUEST_ENTRY_LONG) {
 		init_long_vmsa(vmsa, info);
+	} else if (info->guest_entry.mode == SVSM_GUEST_ENTRY_LINUX) {
+		init_linux_vmsa(vmsa, info);
 	} else {
 		init_reset_vmsa(vmsa, info);
 	}
@@ -196,10 +218,11 @@ static const char *init_info_refusal(const struct svsm_boot_info *info)
 		return "the guest secrets page is the Calling Area";
 	}
 	if (info->guest_entry.mode != SVSM_GUEST_ENTRY_RESET &&
-	    info->guest_entry.mode != SVSM_GUEST_ENTRY_LONG) {
+	    info->guest_entry.mode != SVSM_GUEST_ENTRY_LONG &&
+	    info->guest_entry.mode != SVSM_GUEST_ENTRY_LINUX) {
 		return "the guest entry mode is unknown";
 	}
-	if (info->guest_entry.mode == SVSM_GUEST_ENTRY_LONG &&
+	if (info->guest_entry.mode != SVSM_GUEST_ENTRY_RESET &&
 	    (info->guest_entry.cr3 % SNP_PAGE_SIZE) != 0) {
 		return "the guest's CR3 is not page aligned";
 	}

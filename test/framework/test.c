@@ -12,6 +12,7 @@
 static struct test_case *test_list;
 static struct test_case *test_current;
 static bool test_failed;
+static bool test_skipped;
 static jmp_buf test_jmp;
 static struct {
 	void (*fn)(void *);
@@ -65,10 +66,19 @@ uint64_t test_seed(void)
 }
 
 /* Run one test; kept apart from main() so setjmp() clobbers nothing. */
+void test_skip(const char *why)
+{
+	printf("SKIP %s.%s: %s\n", test_current->suite, test_current->name,
+	       why);
+	test_skipped = true;
+	longjmp(test_jmp, 1);
+}
+
 static bool run_one(struct test_case *tc)
 {
 	test_current = tc;
 	test_failed = false;
+	test_skipped = false;
 	if (setjmp(test_jmp) == 0) {
 		tc->fn();
 	}
@@ -88,6 +98,7 @@ int main(int argc, char **argv)
 	const char *filter = argc > 1 ? argv[1] : NULL;
 	unsigned passed = 0;
 	unsigned failed = 0;
+	unsigned skipped = 0;
 	struct test_case *tc;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -101,12 +112,19 @@ int main(int argc, char **argv)
 		bool ok = run_one(tc);
 
 		run_deferred();
-		if (ok && !test_failed) {
+		if (ok && !test_failed && test_skipped) {
+			skipped++;
+		} else if (ok && !test_failed) {
 			passed++;
 		} else {
 			failed++;
 		}
 	}
-	printf("%u passed, %u failed\n", passed, failed);
+	if (skipped > 0) {
+		printf("%u passed, %u failed, %u skipped\n", passed, failed,
+		       skipped);
+	} else {
+		printf("%u passed, %u failed\n", passed, failed);
+	}
 	return failed == 0 && passed > 0 ? 0 : 1;
 }

@@ -2,7 +2,8 @@
 /*
  * csvsm's test vocabulary: TEST(suite, name), ASSERT_* (stop the test) and
  * EXPECT_* (record and go on). Tests register themselves; the runner prints
- * one line per failure and closes with "N passed, M failed".
+ * one line per failure or skip and closes with "N passed, M failed" (and
+ * ", K skipped" when tests were).
  * Usage: csvsm-tests [substring]  runs the tests whose "suite.name" matches.
  */
 #ifndef TEST_FRAMEWORK_TEST_H
@@ -22,6 +23,9 @@ void test_register(struct test_case *tc);
 /** Record a failure; if @fatal, leave the test now. */
 void test_fail(const char *file, int line, bool fatal, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/** Leave the current test now, counted as skipped (not passed), because
+ * @why: what this build cannot run. */
+void test_skip(const char *why) __attribute__((noreturn));
 /** Run @fn(@arg) when the current test ends, whether it passed or not. */
 void test_defer(void (*fn)(void *), void *arg);
 /** A seed for randomized tests: TEST_SEED from the environment, or fixed. */

@@ -157,7 +157,7 @@ with tempfile.TemporaryDirectory() as tmp:
                sbase <= vpc < shared,
                "the loader's memory map and VP count go to their own "
                "pages in the SVSM region, before the shared pages")
-        expect(ver == 2 and mode == 0 and gsec == secrets_gpa and
+        expect(ver == 3 and mode == 0 and gsec == secrets_gpa and
                gcpuid == min(cpuid_pages) and fwb == (1 << 32) - len(ovmf)
                and fws == len(ovmf) and rip == 0xFFF0 and vmpl == 1,
                "boot parameters name OVMF's pages and reset vector")
@@ -325,6 +325,191 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("build", "--svsm", ELF, "--kernel", KERNEL, "--ovmf", OVMF,
             "-o", f"{tmp}/both.igvm")
     expect(r.returncode == 2, "--kernel with --ovmf is refused")
+
+    # --linux: a synthetic bzImage (the setup header as boot.rst lays it
+    # out, a release string, a protected-mode part of random bytes), a
+    # gzip-looking initrd and a command line become measured pages where
+    # the boot parameters say; every refusal names its reason.
+    def bzimage(version=0x20F, xlf=0x3, release=b"6.12.0-test",
+                init_size=0x800000, pref=0x1000000, cmdline_size=2047,
+                flag=0xAA55, kpart=os.urandom(3 * 4096 + 100), syssize=None):
+        setup = bytearray(5 * 512)  # setup_sects 4
+        setup[0x1F1] = 4
+        struct.pack_into("<I", setup, 0x1F4,
+                         syssize if syssize is not None
+                         else (len(kpart) + 15) // 16)
+        struct.pack_into("<H", setup, 0x1FE, flag)
+        setup[0x200:0x202] = bytes([0xEB, 0x6A])  # header ends at 0x26C
+        setup[0x202:0x206] = b"HdrS"
+        struct.pack_into("<H", setup, 0x206, version)
+        struct.pack_into("<H", setup, 0x20E, 0x600 - 0x200)
+        setup[0x600:0x600 + len(release) + 1] = release + b"\0"
+        setup[0x211] = 0x01  # LOADED_HIGH
+        struct.pack_into("<I", setup, 0x22C, 0x7FFFFFFF)
+        struct.pack_into("<I", setup, 0x230, 0x200000)
+        setup[0x234] = 1
+        struct.pack_into("<H", setup, 0x236, xlf)
+        struct.pack_into("<I", setup, 0x238, cmdline_size)
+        struct.pack_into("<Q", setup, 0x258, pref)
+        struct.pack_into("<I", setup, 0x260, init_size)
+        return bytes(setup) + kpart
+
+    def image_pages(path):
+        data = open(path, "rb").read()
+        pages, ptypes = {}, {}
+        for t, body in parse(data):
+            if t == 0x302:
+                gpa, _mask, off, _f, dt, _r = struct.unpack("<QIIIHH", body)
+                pages[gpa] = data[off:off + 4096] if off else None
+                ptypes[gpa] = dt
+        return pages, ptypes
+
+    kpart = os.urandom(3 * 4096 + 100)
+    bz = bzimage(kpart=kpart)
+    open(f"{tmp}/bzImage", "wb").write(bz)
+    initrd = b"\x1f\x8b" + os.urandom(5000)
+    open(f"{tmp}/initrd", "wb").write(initrd)
+    cmdline = "console=ttyS0 nokaslr no5lvl"
+    limg = f"{tmp}/linux.igvm"
+    r = run("build", "--svsm", ELF, "--linux", f"{tmp}/bzImage", "--initrd",
+            f"{tmp}/initrd", "--cmdline", cmdline, "-o", limg)
+    expect(r.returncode == 0, f"build --linux: {r.stderr}")
+    lgot, ltypes = image_pages(limg)
+    lparams = [g for g in lgot if lgot[g] and lgot[g][:4] == b"CSVM"]
+    expect(len(lparams) == 1, "--linux: one boot parameter page")
+    lp = lgot[lparams[0]] if lparams else bytes(4096)
+    base = struct.unpack_from("<IIQQQQQQQQQQQQQQQQIIQ", lp)
+    (lver, lsec, lcpuid, lcaa, lfws, lrip, lmode, lcr3) = (
+        base[1], base[11], base[12], base[13], base[15], base[16], base[19],
+        base[20])
+    (hdr_gpa, kgpa, ksize, igpa, isize, cgpa, csize, zp, sd, gdt, ldr,
+     ldr_size, acpi, acpi_size, pml5) = struct.unpack_from("<15Q", lp, 0x98)
+    expect(lver == 3 and lmode == 2 and lfws == 0,
+           "--linux: boot parameters version 3, entry mode LINUX")
+    expect(kgpa == 0x2000000 and lrip == kgpa + 0x200 and
+           ksize == len(kpart),
+           "--linux: pref_address 16 MiB is the SVSM's: the relocatable "
+           "kernel goes to the next 2 MiB after it, entry + 0x200")
+    expect(all(lgot.get(kgpa + k) == kpart[k:k + 4096].ljust(4096, b"\0")
+               for k in range(0, len(kpart), 4096)),
+           "--linux: the protected-mode part is launched at its GPA")
+    expect(igpa == (kgpa + 0x800000 + 0x1FFFFF) // 0x200000 * 0x200000 and
+           isize == len(initrd) and
+           all(lgot.get(igpa + k) == initrd[k:k + 4096].ljust(4096, b"\0")
+               for k in range(0, len(initrd), 4096)),
+           "--linux: the initrd is launched after init_size, 2 MiB aligned")
+    expect(csize == len(cmdline) + 1 and lgot.get(cgpa) ==
+           cmdline.encode().ljust(4096, b"\0"),
+           "--linux: the command line is a measured page, NUL-terminated")
+    expect(lgot.get(hdr_gpa) ==
+           bytes(0x1F1) + bz[0x1F1:0x26C] + bytes(4096 - 0x26C),
+           "--linux: the setup header copy sits at its boot_params "
+           "offsets")
+    g = lgot.get(gdt) or bytes(4096)
+    expect(struct.unpack_from("<QQ", g, 0x10) ==
+           (0x00AF9B000000FFFF, 0x00CF93000000FFFF),
+           "--linux: the GDT has __BOOT_CS 0x10 (64-bit) and __BOOT_DS 0x18")
+    expect(all(lgot.get(p, b"x") is None and ltypes.get(p) == 0
+               for p in (zp, sd, lsec, lcaa)) and ltypes.get(lcpuid) == 2,
+           "--linux: zero page, setup_data, secrets page and CA are zero "
+           "pages; the guest's CPUID page a CPUID page")
+    pages = {zp, sd, cgpa, gdt, hdr_gpa, lsec, lcpuid, lcaa, pml5}
+    pt = lcr3 & ~cbit
+    pages |= set(range(pt, pt + 6 * 4096, 4096))
+    expect(struct.unpack_from("<Q", lgot.get(pml5) or bytes(8))[0] ==
+           lcr3 | 3 and (lgot.get(pml5) or bytes(16))[8:] == bytes(4088),
+           "--linux: a PML5 whose one entry is the PML4, private")
+    expect(ldr == 0x70000 and ldr_size == 15 * 4096 and
+           pages == set(range(ldr, ldr + ldr_size, 4096)) and
+           acpi == 0x80000 and acpi_size == 0x20000,
+           "--linux: the loader's 15 pages at 0x70000, ACPI after them")
+    pml4 = lgot.get(pt) or bytes(4096)
+    pdpt = lgot.get(struct.unpack_from("<Q", pml4, 0)[0] & 0xFFFFF000) or \
+        bytes(4096)
+    ok = lcr3 & cbit != 0
+    for i in range(4):
+        pde = struct.unpack_from("<Q", pdpt, 8 * i)[0]
+        pd = lgot.get(pde & 0xFFFFF000) or bytes(4096)
+        for j in range(512):
+            e = struct.unpack_from("<Q", pd, 8 * j)[0]
+            ok = ok and e & 0x000FFFFFFFE00000 & ~cbit == \
+                (i << 30) | (j << 21) and e & cbit and e & 0x83 == 0x83
+    expect(ok, "--linux: its tables identity-map the low 4 GiB, private")
+    lb = open(limg, "rb").read()
+    ld2 = bytes(48)
+    for t, body in parse(lb):
+        if t == 0x302:
+            gpa, _m, off, _f, dt, _r = struct.unpack("<QIIIHH", body)
+            ptype = {1: 5, 2: 6, 3: 6}.get(dt, 1 if off else 3)
+            ld2 = page_info(ld2, gpa, ptype,
+                            lb[off:off + 4096] if ptype == 1 else None)
+        elif t == 0x301:
+            nb, idx, _o = struct.unpack("<QII", body)
+            area[idx] = nb
+        elif t == 0x303:
+            gpa, _m, idx = struct.unpack("<QII", body)
+            for k in range(0, area[idx], 4096):
+                ld2 = page_info(ld2, gpa + k, 4, None)
+        elif t == 0x304:
+            gpa, _m, off, _vp, _r = struct.unpack("<QIIHH", body)
+            ld2 = page_info(ld2, 0xFFFFFFFFF000, 2, lb[off:off + 4096])
+    r = run("measure", limg)
+    expect(r.returncode == 0 and r.stdout.strip() == ld2.hex(),
+           "--linux: measure covers kernel, initrd and command line")
+    open(f"{tmp}/initrd2", "wb").write(initrd[:-1] + b"!")
+    run("build", "--svsm", ELF, "--linux", f"{tmp}/bzImage", "--initrd",
+        f"{tmp}/initrd2", "--cmdline", cmdline, "-o", f"{tmp}/l2.igvm")
+    r2 = run("measure", f"{tmp}/l2.igvm")
+    run("build", "--svsm", ELF, "--linux", f"{tmp}/bzImage", "--initrd",
+        f"{tmp}/initrd", "--cmdline", cmdline + " quiet", "-o",
+        f"{tmp}/l3.igvm")
+    r3 = run("measure", f"{tmp}/l3.igvm")
+    expect(r2.stdout.strip() not in ("", ld2.hex()) and
+           r3.stdout.strip() not in ("", ld2.hex(), r2.stdout.strip()),
+           "--linux: one byte of the initrd or the command line changes "
+           "the measurement")
+
+    def refused(what, want, kernel=None, initrd_bytes=initrd, cmd=cmdline,
+                extra=()):
+        kpath, ipath = f"{tmp}/bad-bz", f"{tmp}/bad-initrd"
+        if kernel is not None:
+            open(kpath, "wb").write(kernel)
+        if initrd_bytes is not None:
+            open(ipath, "wb").write(initrd_bytes)
+        r = run("build", "--svsm", ELF, "--linux",
+                kpath if kernel is not None else f"{tmp}/missing",
+                *(("--initrd", ipath) if initrd_bytes is not None
+                  else ("--initrd", f"{tmp}/missing")),
+                "--cmdline", cmd, *extra, "-o", f"{tmp}/bad.igvm")
+        expect(r.returncode == 2 and want in r.stderr,
+               f"--linux refuses {what}: {r.stderr.strip()!r}")
+
+    refused("a missing bzImage", "cannot read the kernel")
+    refused("a corrupt bzImage (boot flag)", "no bzImage setup header",
+            bzimage(flag=0x55AA))
+    refused("a truncated bzImage", "truncated",
+            bzimage(syssize=(len(kpart) + 15) // 16 + 64))
+    refused("a file too short for a header", "too short", bz[:0x200])
+    refused("boot protocol 2.11", "older than 2.12", bzimage(version=0x20B))
+    refused("a kernel without a 64-bit entry", "XLF_KERNEL_64",
+            bzimage(xlf=0x2))
+    refused("Linux 6.1 (no SVSM support)", "older than 6.11",
+            bzimage(release=b"6.1.0-28-amd64"))
+    refused("a kernel without a release string", "cannot tell",
+            bzimage(release=b"x"))
+    refused("a command line longer than cmdline_size",
+            "longer than the kernel takes", bz, cmd="x" * 2048)
+    refused("a kernel too large for the layout", "too large",
+            bzimage(init_size=0x7F000000))
+    refused("a missing initrd", "cannot read the initrd", bz, None)
+    refused("a corrupt initrd", "neither a cpio", bz, b"\0" * 512)
+    refused("an empty initrd", "empty", bz, b"")
+    r = run("build", "--svsm", ELF, "--kernel", KERNEL, "--linux",
+            f"{tmp}/bzImage", "-o", f"{tmp}/both.igvm")
+    expect(r.returncode == 2, "--kernel with --linux is refused")
+    r = run("build", "--svsm", ELF, "--initrd", f"{tmp}/initrd", "-o",
+            f"{tmp}/nolinux.igvm")
+    expect(r.returncode == 2, "--initrd without --linux is refused")
 
     # A different image gives a different measurement.
     r = run("build", "--svsm", ELF, "-o", f"{tmp}/noovmf.igvm")

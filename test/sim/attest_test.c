@@ -782,6 +782,7 @@ static struct sim_machine *ghcb_machine(void)
 
 	sim_config_default(&cfg);
 	cfg.vtpm = true;
+	tm_need_snp();
 	cfg.snp_ghcb = true;
 	m = tm_create(&cfg);
 	g_pvalidate_range(m, 0, BUFS, 0x8000, true);

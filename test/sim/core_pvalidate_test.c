@@ -6,6 +6,8 @@
  */
 #include <string.h>
 
+#include "svsm/plat.h"
+
 #include "abi/svsm_caa.h"
 
 #include "../framework/test.h"
@@ -281,4 +283,85 @@ TEST(pvalidate, entry_invalidating_its_own_list_page)
 		  SVSM_ERR_INVALID_ADDRESS);
 	EXPECT_FALSE(g_can_read(m, RAM));
 	check_invariants(m);
+}
+
+/*
+ * The guest's PVALIDATE ends in the linked platform's instruction. With
+ * the snp platform (csvsm-tests-snp) the core's plat_pvalidate is
+ * plat_snp.c's, the firmware's own, whose one PVALIDATE goes through the
+ * seam snp_hw.h to the simulated CPU (sim/src/snp_insn_sim.c), which
+ * counts it; with the sim platform plat_sim.c answers and the seam is
+ * never reached.
+ */
+TEST(pvalidate, ends_in_the_linked_platforms_instruction)
+{
+	struct sim_machine *m = tm_default(1);
+	struct sim_config cfg;
+	struct sim_stats before, after;
+	struct sim_rmp_info r;
+	uint64_t e = pv_entry(RAM, false, true, false);
+	uint16_t next = 0;
+
+	sim_config_default(&cfg);
+	sim_get_stats(m, &before);
+	ASSERT_EQ(g_pvalidate(m, 0, &e, 1, &next), SVSM_SUCCESS);
+	sim_get_stats(m, &after);
+	ASSERT_TRUE(sim_rmp_query(m, RAM, &r));
+	EXPECT_TRUE(r.validated);
+	EXPECT_EQ(after.snp_pvalidates - before.snp_pvalidates,
+		  cfg.snp_ghcb ? 1 : 0);
+	if (cfg.snp_ghcb) {
+		/* The snp boot validated the SVSM's own pages the same way. */
+		EXPECT_NE(before.snp_pvalidates, 0);
+	} else {
+		EXPECT_EQ(after.snp_pvalidates, 0);
+	}
+}
+
+struct probe {
+	uint64_t gpa;
+	bool read, write, xchg;
+};
+
+static void probe_access(void *arg)
+{
+	struct probe *p = arg;
+	uint8_t buf[8] = {0}, old = 0;
+
+	p->read = plat_guest_read(gpa_init(p->gpa), buf, sizeof(buf));
+	p->write = plat_guest_write(gpa_init(p->gpa), buf, sizeof(buf));
+	p->xchg = plat_guest_xchg_u8(gpa_init(p->gpa), 0, &old);
+}
+
+static bool svsm_can_touch(struct sim_machine *m, uint64_t gpa)
+{
+	struct probe p = {.gpa = gpa};
+
+	ASSERT_TRUE(sim_snp_run(m, probe_access, &p, NULL, NULL));
+	ASSERT_EQ(p.read, p.write);
+	ASSERT_EQ(p.read, p.xchg);
+	return p.read;
+}
+
+/*
+ * The SVSM's private accesses to guest memory fail, rather than fault,
+ * where hardware would raise #VC (a page not validated) or #NPF (a page
+ * the hypervisor owns) or find nothing mapped (past RAM): through
+ * plat_snp.c and the seam with the snp platform, plat_sim.c otherwise.
+ */
+TEST(pvalidate, svsm_touches_only_validated_guest_pages)
+{
+	struct sim_machine *m = tm_default(1);
+	uint64_t e[2] = {pv_entry(RAM, false, true, false),
+			 pv_entry(RAM + 0x1000, false, true, false)};
+
+	EXPECT_FALSE(svsm_can_touch(m, RAM));
+	ASSERT_EQ(g_pvalidate(m, 0, e, 2, NULL), SVSM_SUCCESS);
+	EXPECT_TRUE(svsm_can_touch(m, RAM));
+	EXPECT_TRUE(svsm_can_touch(m, RAM + 0x1000));
+	EXPECT_FALSE(svsm_can_touch(m, sim_guest_mem_size(m)));
+	/* The hypervisor takes the second page back (shared): #NPF. */
+	ASSERT_EQ(sim_hv_page_state(m, RAM + 0x1000, false, false), SIM_OK);
+	EXPECT_FALSE(svsm_can_touch(m, RAM + 0x1000));
+	EXPECT_TRUE(svsm_can_touch(m, RAM));
 }

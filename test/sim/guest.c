@@ -22,6 +22,16 @@ struct sim_machine *tm_create(const struct sim_config *cfg)
 	return m;
 }
 
+void tm_need_snp(void)
+{
+	struct sim_config cfg;
+
+	sim_config_default(&cfg);
+	if (!cfg.snp_ghcb) {
+		test_skip("the snp platform is not linked (csvsm-tests-snp)");
+	}
+}
+
 struct sim_machine *tm_default(unsigned vcpus)
 {
 	struct sim_config cfg;

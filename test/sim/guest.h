@@ -19,6 +19,10 @@
 struct sim_machine *tm_create(const struct sim_config *cfg);
 struct sim_machine *tm_default(unsigned vcpus);
 
+/** Skip the test unless the build links the snp platform (csvsm-tests-snp:
+ * sim_config.snp_ghcb is the default there, and refused elsewhere). */
+void tm_need_snp(void);
+
 /** One call; asserts the call went through (SIM_OK); returns RAX[31:0]. */
 uint32_t g_call(struct sim_machine *m, unsigned vcpu, uint64_t rax,
 		uint64_t rcx, uint64_t rdx, uint64_t r8, struct sim_regs *out);

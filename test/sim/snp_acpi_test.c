@@ -44,6 +44,7 @@ TEST(snp_acpi, no_fw_cfg_gives_no_rsdp_and_a_zeroed_region)
 	size_t i;
 
 	sim_config_default(&cfg);
+	tm_need_snp();
 	cfg.snp_ghcb = true;
 	cfg.log_level = 5;
 	m = tm_create(&cfg);

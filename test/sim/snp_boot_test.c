@@ -19,6 +19,7 @@ static struct sim_machine *snp_machine(unsigned vcpus)
 	struct sim_config cfg;
 
 	sim_config_default(&cfg);
+	tm_need_snp();
 	cfg.snp_ghcb = true;
 	cfg.vcpu_count = vcpus;
 	cfg.log_level = 5; /* the boot's notices reach the console */

@@ -22,6 +22,7 @@ static struct sim_machine *snp_machine(void)
 	struct sim_config cfg;
 
 	sim_config_default(&cfg);
+	tm_need_snp();
 	cfg.snp_ghcb = true;
 	return tm_create(&cfg);
 }

@@ -69,6 +69,7 @@ static void make_fv(const uint32_t (*sec)[3], unsigned n)
 static void fw_config(struct sim_config *cfg, bool launch_sections)
 {
 	sim_config_default(cfg);
+	tm_need_snp();
 	cfg->snp_ghcb = true;
 	cfg->log_level = 5; /* the grant's notice reaches the console */
 	cfg->guest_fw = fv;

@@ -282,12 +282,16 @@ TEST(snp_boot_info, fuzz_crash_1_is_refused)
 	struct mem_range ram[MEMMAP_MAX_RAM];
 	struct csvsm_boot_params p;
 	struct svsm_boot_info info;
-	size_t map_len = sizeof(crash_1) - sizeof(p);
+	/* The parameters of version 2 (0x98 bytes), which the crash had;
+	 * the fields after them zero, as the layout adds them. */
+	size_t map_len = sizeof(crash_1) - 0x98;
 	unsigned n = 0;
 
 	ASSERT_TRUE(snp_memory_map(crash_1, map_len, ram, MEMMAP_MAX_RAM, &n) ==
 		    NULL);
-	memcpy(&p, crash_1 + map_len, sizeof(p));
+	memset(&p, 0, sizeof(p));
+	memcpy(&p, crash_1 + map_len, 0x98);
+	p.version = CSVSM_BOOT_VERSION;
 	ASSERT_TRUE(snp_launch_ram(&p, ram, MEMMAP_MAX_RAM, &n) == NULL);
 	EXPECT_TRUE(snp_boot_info(&p, ram, n, &info) != NULL);
 	/* Either fault alone is refused too. */

@@ -2,8 +2,9 @@
 /*
  * csvsm-igvm: build, dump and measure IGVM images for SEV-SNP hosts
  * (QEMU 10+ with -object igvm-cfg).
- *   csvsm-igvm build --svsm ELF [--ovmf FILE | --kernel ELF] [--policy HEX]
- *                    [--svsm-size BYTES] [--c-bit N] -o OUT
+ *   csvsm-igvm build --svsm ELF [--ovmf FILE | --kernel ELF |
+ *                    --linux BZIMAGE [--initrd FILE] [--cmdline STRING]]
+ *                    [--policy HEX] [--svsm-size BYTES] [--c-bit N] -o OUT
  *   csvsm-igvm dump FILE       every structure, page counts, measurement
  *   csvsm-igvm measure FILE    the SEV-SNP launch digest (MEASUREMENT)
  *   csvsm-igvm copy IN OUT     parse and write again (round trip)
@@ -18,6 +19,8 @@
  * reset vector requires, and its SEV metadata is honoured: its SEC memory
  * as zero pages (pre-validated), its CPUID page, and zero pages where it
  * wants its secrets page and Calling Area, which the SVSM fills.
+ * --linux: a bzImage, initrd and command line as measured pages the
+ * SVSM loads Linux from (linux_image.h, docs/linux.md).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -37,9 +40,9 @@
 #include "identity_pt.h"
 #include "igvm.h"
 #include "igvm_write.h"
+#include "linux_image.h"
 #include "page_set.h"
 
-#define SNP_MASK 0x1u
 #define DEFAULT_POLICY 0x30000ull /* SMT allowed, bit 17 (must be one) */
 #define MAX_FILE (512u << 20)
 #define GIB4 0x100000000ull
@@ -62,33 +65,6 @@ enum {
 	L_PD,
 	L_SHARED, /* CSVSM_SHARED_PAGES, then the heap */
 };
-
-static void add_page(struct igvm_builder *b, uint64_t gpa, const uint8_t *pg,
-		     uint16_t type, uint32_t *zero_rel, int *have_zero)
-{
-	static const uint8_t zero[IGVM_PAGE];
-	struct igvm_page_data p = {
-		.gpa = gpa, .compatibility_mask = SNP_MASK, .data_type = type};
-	uint32_t rel;
-
-	if (pg == NULL) { /* no file data: a zero page, or host-filled */
-		igvm_add(b, IGVM_VHT_PAGE_DATA, &p, sizeof(p), -1, 0);
-		return;
-	}
-	if (memcmp(pg, zero, IGVM_PAGE) == 0) {
-		/* Zero pages share one block of file data: still NORMAL
-		 * pages, measured with their (zero) contents. */
-		if (!*have_zero) {
-			*zero_rel = igvm_add_data(b, zero, IGVM_PAGE);
-			*have_zero = 1;
-		}
-		rel = *zero_rel;
-	} else {
-		rel = igvm_add_data(b, pg, IGVM_PAGE);
-	}
-	igvm_add(b, IGVM_VHT_PAGE_DATA, &p, sizeof(p),
-		 (int)offsetof(struct igvm_page_data, file_offset), rel);
-}
 
 /* 16 MiB, or up to the lowest OVMF section above the SVSM if that is
  * less (2 MiB pages): OVMF's pages are the guest's, never the SVSM's. */
@@ -148,11 +124,11 @@ static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
 		}
 		/* No file data: zero pages, or the host's CPUID table. */
 		for (off = 0; off < s->size; off += IGVM_PAGE) {
-			add_page(b, s->base + off, NULL,
-				 s->type == OVMF_SECTION_CPUID
-					 ? IGVM_PAGE_DATA_CPUID
-					 : IGVM_PAGE_DATA_NORMAL,
-				 NULL, NULL);
+			igvm_add_page(b, s->base + off, NULL,
+				      s->type == OVMF_SECTION_CPUID
+					      ? IGVM_PAGE_DATA_CPUID
+					      : IGVM_PAGE_DATA_NORMAL,
+				      NULL, NULL);
 		}
 	}
 	params->guest_secrets_gpa = info.has_secrets ? info.secrets_gpa : 0;
@@ -189,8 +165,8 @@ static void add_elf_pages(struct igvm_builder *b, const struct elf_segment *seg,
 				       seg[i].data + (from - s), to - from);
 			}
 		}
-		add_page(b, gpa, pg, IGVM_PAGE_DATA_NORMAL, zero_rel,
-			 have_zero);
+		igvm_add_page(b, gpa, pg, IGVM_PAGE_DATA_NORMAL, zero_rel,
+			      have_zero);
 	}
 }
 
@@ -268,13 +244,14 @@ static bool add_kernel(struct igvm_builder *b, const char *path, unsigned cbit,
 	}
 	add_elf_pages(b, seg, nseg, lo, hi, zero_rel, have_zero);
 	for (i = 0; i < KERNEL_PT_PAGES; i++) {
-		add_page(b, hi + i * IGVM_PAGE, (const uint8_t *)pt.pages[i],
-			 IGVM_PAGE_DATA_NORMAL, zero_rel, have_zero);
+		igvm_add_page(b, hi + i * IGVM_PAGE,
+			      (const uint8_t *)pt.pages[i],
+			      IGVM_PAGE_DATA_NORMAL, zero_rel, have_zero);
 	}
-	add_page(b, hi + KERNEL_PT_PAGES * IGVM_PAGE, NULL,
-		 IGVM_PAGE_DATA_NORMAL, NULL, NULL);
-	add_page(b, hi + (KERNEL_PT_PAGES + 1) * IGVM_PAGE, NULL,
-		 IGVM_PAGE_DATA_NORMAL, NULL, NULL);
+	igvm_add_page(b, hi + KERNEL_PT_PAGES * IGVM_PAGE, NULL,
+		      IGVM_PAGE_DATA_NORMAL, NULL, NULL);
+	igvm_add_page(b, hi + (KERNEL_PT_PAGES + 1) * IGVM_PAGE, NULL,
+		      IGVM_PAGE_DATA_NORMAL, NULL, NULL);
 	params->guest_entry_mode = CSVSM_GUEST_ENTRY_KERNEL;
 	params->guest_entry_rip = entry;
 	params->guest_cr3 = hi | (1ull << cbit);
@@ -287,8 +264,8 @@ static bool add_kernel(struct igvm_builder *b, const char *path, unsigned cbit,
 }
 
 static int build(const char *svsm, const char *ovmf, const char *kernel,
-		 uint64_t policy, uint64_t svsm_size, unsigned cbit,
-		 const char *out)
+		 const struct linux_args *linux_in, uint64_t policy,
+		 uint64_t svsm_size, unsigned cbit, const char *out)
 {
 	struct elf_segment seg[16];
 	unsigned nseg = 0, i;
@@ -330,12 +307,12 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 	igvm_builder_init(&b);
 	{
 		struct igvm_supported_platform p = {
-			.compatibility_mask = SNP_MASK,
+			.compatibility_mask = IGVM_SNP_MASK,
 			.platform_type = IGVM_PLATFORM_SEV_SNP,
 			.platform_version = 1,
 		};
-		struct igvm_guest_policy pol = {.policy = policy,
-						.compatibility_mask = SNP_MASK};
+		struct igvm_guest_policy pol = {
+			.policy = policy, .compatibility_mask = IGVM_SNP_MASK};
 		struct igvm_parameter_area area = {.number_of_bytes = IGVM_PAGE,
 						   .parameter_area_index = 0};
 		struct igvm_parameter_area vp_area = {
@@ -357,16 +334,17 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 	elf_span(seg, nseg, &start, &end);
 	add_elf_pages(&b, seg, nseg, start, end, &zero_rel, &have_zero);
 #define AT(l) (end + (uint64_t)(l)*IGVM_PAGE)
-	add_page(&b, AT(L_SECRETS), NULL, IGVM_PAGE_DATA_SECRETS, NULL, NULL);
-	add_page(&b, AT(L_CPUID), NULL, IGVM_PAGE_DATA_CPUID, NULL, NULL);
+	igvm_add_page(&b, AT(L_SECRETS), NULL, IGVM_PAGE_DATA_SECRETS, NULL,
+		      NULL);
+	igvm_add_page(&b, AT(L_CPUID), NULL, IGVM_PAGE_DATA_CPUID, NULL, NULL);
 	{
 		struct igvm_parameter_insert ins = {.gpa = AT(L_MEMORY_MAP),
 						    .compatibility_mask =
-							    SNP_MASK,
+							    IGVM_SNP_MASK,
 						    .parameter_area_index = 0};
 		struct igvm_parameter_insert vps = {.gpa = AT(L_VP_COUNT),
 						    .compatibility_mask =
-							    SNP_MASK,
+							    IGVM_SNP_MASK,
 						    .parameter_area_index = 1};
 
 		igvm_add(&b, IGVM_VHT_PARAMETER_INSERT, &ins, sizeof(ins), -1,
@@ -375,8 +353,8 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 			 0);
 	}
 	for (gpa = 0; gpa < olen; gpa += IGVM_PAGE) {
-		add_page(&b, GIB4 - olen + gpa, fw + gpa, IGVM_PAGE_DATA_NORMAL,
-			 &zero_rel, &have_zero);
+		igvm_add_page(&b, GIB4 - olen + gpa, fw + gpa,
+			      IGVM_PAGE_DATA_NORMAL, &zero_rel, &have_zero);
 	}
 	memset(&params, 0, sizeof(params));
 	if (svsm_size == 0) {
@@ -386,7 +364,10 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 					      start + svsm_size)) ||
 	    (kernel != NULL &&
 	     !add_kernel(&b, kernel, cbit, start, start + svsm_size, &params,
-			 &zero_rel, &have_zero))) {
+			 &zero_rel, &have_zero)) ||
+	    (linux_in->bz != NULL &&
+	     !linux_image_build(&b, linux_in, cbit, start, start + svsm_size,
+				&params, &zero_rel, &have_zero))) {
 		free(img);
 		free(fw);
 		igvm_builder_free(&b);
@@ -433,8 +414,8 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 
 		memset(pg, 0, sizeof(pg));
 		memcpy(pg, &params, sizeof(params));
-		add_page(&b, AT(L_PARAMS), pg, IGVM_PAGE_DATA_NORMAL, &zero_rel,
-			 &have_zero);
+		igvm_add_page(&b, AT(L_PARAMS), pg, IGVM_PAGE_DATA_NORMAL,
+			      &zero_rel, &have_zero);
 	}
 	{
 		/* The boot CPU's page tables (PML4, PDPT, PD): the SVSM
@@ -454,14 +435,15 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 			return 2;
 		}
 		for (i = 0; i < pt.used; i++) {
-			add_page(&b, AT(L_PML4 + i),
-				 (const uint8_t *)pt.pages[i],
-				 IGVM_PAGE_DATA_NORMAL, &zero_rel, &have_zero);
+			igvm_add_page(&b, AT(L_PML4 + i),
+				      (const uint8_t *)pt.pages[i],
+				      IGVM_PAGE_DATA_NORMAL, &zero_rel,
+				      &have_zero);
 		}
 	}
 	{
-		struct igvm_vp_context vp = {.gpa = AT(L_VMSA),
-					     .compatibility_mask = SNP_MASK};
+		struct igvm_vp_context vp = {
+			.gpa = AT(L_VMSA), .compatibility_mask = IGVM_SNP_MASK};
 		struct svsm_vmsa_regs regs = {
 			.rip = entry,
 			.cr3 = AT(L_PML4) | (1ull << cbit),
@@ -509,6 +491,9 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 		       (unsigned long long)(params.guest_cr3 & 0xFFFFFFFFull),
 		       (unsigned long long)params.guest_secrets_gpa,
 		       (unsigned long long)params.guest_caa_gpa);
+	}
+	if (linux_in->bz != NULL) {
+		linux_image_describe(&params);
 	}
 	if (ovmf != NULL) {
 		printf("; OVMF 0x%llx-4G (secrets 0x%llx, CPUID 0x%llx, CA "
@@ -798,7 +783,9 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: csvsm-igvm build --svsm ELF [--ovmf FILE | --kernel "
-		"ELF]\n"
+		"ELF |\n"
+		"                        --linux BZIMAGE [--initrd FILE] "
+		"[--cmdline STRING]]\n"
 		"                        [--policy HEX] [--svsm-size BYTES] "
 		"[--c-bit N] -o OUT\n"
 		"       csvsm-igvm dump FILE | measure FILE | copy IN OUT\n");
@@ -815,9 +802,13 @@ int main(int argc, char **argv)
 		{"svsm-size", required_argument, NULL, 'z'},
 		{"c-bit", required_argument, NULL, 'c'},
 		{"kernel", required_argument, NULL, 'k'},
+		{"linux", required_argument, NULL, 'l'},
+		{"initrd", required_argument, NULL, 'i'},
+		{"cmdline", required_argument, NULL, 'm'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *svsm = NULL, *ovmf = NULL, *kernel = NULL, *out = NULL;
+	struct linux_args lx = {NULL, NULL, NULL};
 	uint64_t policy = DEFAULT_POLICY;
 	uint64_t svsm_size = 0; /* default_svsm_size() */
 	unsigned long cbit = DEFAULT_C_BIT;
@@ -859,6 +850,15 @@ int main(int argc, char **argv)
 		case 'k':
 			kernel = optarg;
 			break;
+		case 'l':
+			lx.bz = optarg;
+			break;
+		case 'i':
+			lx.initrd = optarg;
+			break;
+		case 'm':
+			lx.cmdline = optarg;
+			break;
 		default:
 			return usage();
 		}
@@ -874,10 +874,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "csvsm-igvm: --c-bit: 32 to 51\n");
 		return 2;
 	}
-	if (ovmf != NULL && kernel != NULL) {
-		fprintf(stderr, "csvsm-igvm: --ovmf or --kernel, not both\n");
+	if ((ovmf != NULL) + (kernel != NULL) + (lx.bz != NULL) > 1) {
+		fprintf(stderr,
+			"csvsm-igvm: one of --ovmf, --kernel and --linux\n");
 		return 2;
 	}
-	return build(svsm, ovmf, kernel, policy, svsm_size, (unsigned)cbit,
+	if (lx.bz == NULL && (lx.initrd != NULL || lx.cmdline != NULL)) {
+		fprintf(stderr, "csvsm-igvm: --initrd and --cmdline go with "
+				"--linux\n");
+		return 2;
+	}
+	return build(svsm, ovmf, kernel, &lx, policy, svsm_size, (unsigned)cbit,
 		     out);
 }

@@ -7,6 +7,7 @@
  */
 #include "igvm_write.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,4 +110,32 @@ uint8_t *igvm_finish(struct igvm_builder *b, size_t *size)
 	memcpy(out, &fh, sizeof(fh));
 	*size = total;
 	return out;
+}
+
+void igvm_add_page(struct igvm_builder *b, uint64_t gpa, const uint8_t *pg,
+		   uint16_t type, uint32_t *zero_rel, int *have_zero)
+{
+	static const uint8_t zero[IGVM_PAGE];
+	struct igvm_page_data p = {.gpa = gpa,
+				   .compatibility_mask = IGVM_SNP_MASK,
+				   .data_type = type};
+	uint32_t rel;
+
+	if (pg == NULL) { /* no file data: a zero page, or host-filled */
+		igvm_add(b, IGVM_VHT_PAGE_DATA, &p, sizeof(p), -1, 0);
+		return;
+	}
+	if (memcmp(pg, zero, IGVM_PAGE) == 0) {
+		/* Zero pages share one block of file data: still NORMAL
+		 * pages, measured with their (zero) contents. */
+		if (!*have_zero) {
+			*zero_rel = igvm_add_data(b, zero, IGVM_PAGE);
+			*have_zero = 1;
+		}
+		rel = *zero_rel;
+	} else {
+		rel = igvm_add_data(b, pg, IGVM_PAGE);
+	}
+	igvm_add(b, IGVM_VHT_PAGE_DATA, &p, sizeof(p),
+		 (int)offsetof(struct igvm_page_data, file_offset), rel);
 }

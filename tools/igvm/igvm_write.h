@@ -27,6 +27,16 @@ uint32_t igvm_add_data(struct igvm_builder *b, const void *data, size_t len);
  */
 void igvm_add(struct igvm_builder *b, uint32_t type, const void *body,
 	      uint32_t len, int offset_field, uint32_t data_rel);
+/* The compatibility mask of every directive csvsm-igvm writes: SNP. */
+#define IGVM_SNP_MASK 0x1u
+
+/**
+ * Add a PAGE_DATA directive for @gpa of @type: @pg NULL is a page
+ * without file data (zero, or host-filled: secrets, CPUID); an all-zero
+ * @pg shares one block of file data (*@zero_rel once *@have_zero).
+ */
+void igvm_add_page(struct igvm_builder *b, uint64_t gpa, const uint8_t *pg,
+		   uint16_t type, uint32_t *zero_rel, int *have_zero);
 /** Lay the file out; malloc'd, *size set; NULL if over 4 GiB. */
 uint8_t *igvm_finish(struct igvm_builder *b, size_t *size);
 

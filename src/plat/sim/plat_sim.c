@@ -1,24 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The sim platform: the SVSM runs as ordinary hosted code; "hardware" is the
- * RMP model and guest memory of the live struct sim_machine. Accesses the
- * SVSM makes at VMPL0 are checked against the RMP as the CPU would, so an
- * SVSM bug that touches an unvalidated page shows as a fault here too.
+ * The sim platform (libcsvsm_sim.a): the SVSM runs as ordinary hosted
+ * code; "hardware" is the RMP model and guest memory of the live struct
+ * sim_machine (sim/src/cpu.c). Accesses the SVSM makes at VMPL0 are
+ * checked against the RMP as the CPU would, so an SVSM bug that touches
+ * an unvalidated page shows as a fault here too. Its console, guest
+ * requests and termination need no hypervisor protocol; the snp
+ * platform's go through the GHCB (plat_snp.c, libcsvsm_sim_snp.a).
  */
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
 #include "svsm/check.h"
-#include "svsm/owner_lock.h"
 #include "svsm/plat.h"
 #include "svsm/terminate.h"
 
 #include "../../../sim/src/sim_internal.h"
-#include "../snp/snp_main.h"
 
 static struct sim_machine *machine(void)
 {
@@ -30,36 +29,22 @@ static struct sim_machine *machine(void)
 	return m;
 }
 
+bool sim_platform_snp(void)
+{
+	return false;
+}
+
 enum snp_ret plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 			    bool *unchanged)
 {
-	struct sim_machine *m = machine();
-	enum snp_ret rc;
-
-	sim_bench_model_begin(m);
-	rc = rmp_guest_pvalidate(&m->rmp, 0, gpa_val(gpa), size, validate,
-				 unchanged);
-	sim_hv_after_pvalidate(m, gpa_val(gpa), size == PAGE_2M, validate, rc,
-			       *unchanged);
-	sim_bench_model_end(m);
-	return rc;
+	return sim_cpu_pvalidate(machine(), gpa_val(gpa), size == PAGE_2M,
+				 validate, unchanged);
 }
 
 enum snp_ret plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
 {
-	struct sim_machine *m = machine();
-	const struct rmp_entry *e;
-	bool was_vmsa;
-	enum snp_ret rc;
-
-	sim_bench_model_begin(m);
-	e = rmp_lookup(&m->rmp, gpa_val(gpa));
-	was_vmsa = e != NULL && (e->flags & RMP_F_VMSA) != 0;
-	sim_hv_before_rmpadjust(m, gpa_val(gpa), size == PAGE_2M, attrs);
-	rc = rmp_guest_rmpadjust(&m->rmp, 0, gpa_val(gpa), size, attrs);
-	sim_hv_after_rmpadjust(m, gpa_val(gpa), was_vmsa);
-	sim_bench_model_end(m);
-	return rc;
+	return sim_cpu_rmpadjust(machine(), gpa_val(gpa), size == PAGE_2M,
+				 attrs);
 }
 
 /* The vCPU whose VMPL0 entry runs (nested entries included); the boot
@@ -77,12 +62,7 @@ void plat_flush_guest_tlb(void)
 /* VMPL0 may access any validated guest-owned page. */
 static bool vmpl0_can_access(struct sim_machine *m, gpa_t gpa, size_t len)
 {
-	bool ok;
-
-	sim_bench_model_begin(m);
-	ok = rmp_range_accessible(&m->rmp, 0, gpa_val(gpa), len, RMP_PERM_READ);
-	sim_bench_model_end(m);
-	return ok;
+	return sim_cpu_can_access(m, gpa_val(gpa), len);
 }
 
 bool plat_guest_read(gpa_t gpa, void *dst, size_t len)
@@ -146,65 +126,13 @@ void plat_unmap_private(void *va, size_t len)
 	(void)len;
 }
 
-bool plat_entropy(void *buf, size_t len)
-{
-	unsigned char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = getrandom(p, len, 0);
-
-		if (n <= 0) {
-			return false;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
-/* The host's monotonic clock plus every simulated wait so far. */
-uint64_t plat_clock_ns(void)
-{
-	struct sim_machine *m = sim_current();
-	struct timespec ts;
-
-	CHECK(clock_gettime(CLOCK_MONOTONIC, &ts) == 0);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec +
-	       (m != NULL ? m->clock_waited_ns : 0);
-}
-
-/* Simulated: the clock jumps, nothing sleeps (tests stay fast and their
- * timeouts deterministic). */
-void plat_delay_ns(uint64_t ns)
-{
-	struct sim_machine *m = machine();
-
-	m->clock_waited_ns += ns / 100 * m->clock_rate_pct;
-	m->stats.delays++;
-}
-
-void sim_during_next_library_call(struct sim_machine *m,
-				  void (*fn)(struct sim_machine *, void *),
-				  void *arg)
-{
-	m->lib_hook = fn;
-	m->lib_hook_arg = arg;
-}
-
 /* A hosted process: the compiler and the C library own the SIMD state.
  * The bracket is where the SVSM enters the libraries, so it is where
  * another CPU's calls may run meanwhile, if this one left the ownership
  * lock (sim_during_next_library_call). */
 void plat_simd_begin(void)
 {
-	struct sim_machine *m = sim_current();
-
-	if (m != NULL && m->lib_hook != NULL && !owner_lock_held()) {
-		void (*fn)(struct sim_machine *, void *) = m->lib_hook;
-
-		m->lib_hook = NULL;
-		fn(m, m->lib_hook_arg);
-	}
+	sim_cpu_library_call(sim_current());
 }
 
 void plat_simd_end(void)
@@ -214,11 +142,6 @@ void plat_simd_end(void)
 void plat_console_write(const char *s, size_t len)
 {
 	struct sim_machine *m = machine();
-
-	if (m->cfg.snp_ghcb) {
-		snp_console_write(s, len); /* COM1 through the GHCB */
-		return;
-	}
 	size_t room = SIM_CONSOLE_SIZE - 1 - m->console_len;
 	size_t n = len < room ? len : room;
 
@@ -235,9 +158,7 @@ uint64_t plat_guest_request(const void *req, void *rsp, void *certs,
 {
 	struct sim_machine *m = machine();
 
-	return m->cfg.snp_ghcb
-		       ? snp_plat_guest_request(req, rsp, certs, certs_len)
-		       : sim_hv_guest_request(m, req, rsp, certs, certs_len);
+	return sim_hv_guest_request(m, req, rsp, certs, certs_len);
 }
 
 void plat_terminate(uint32_t reason_set, uint32_t reason_code)
@@ -254,9 +175,6 @@ void plat_terminate(uint32_t reason_set, uint32_t reason_code)
 	}
 	if (m->svsm_jmp == NULL) {
 		abort(); /* terminate outside an SVSM entry: a harness bug */
-	}
-	if (m->cfg.snp_ghcb && snp_platform()->ready) {
-		ghcb_msr_terminate(reason_set, reason_code);
 	}
 	longjmp(*m->svsm_jmp, 1);
 }

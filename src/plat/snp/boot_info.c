@@ -11,6 +11,7 @@
 
 #include "abi/snp.h"
 
+#include "linux_boot.h"
 #include "snp_boot.h"
 
 #define PAGE 4096ull
@@ -127,8 +128,16 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 		return "the SVSM's pages overlap its shared pages or heap";
 	}
 	if (p->guest_entry_mode != CSVSM_GUEST_ENTRY_FIRMWARE &&
-	    p->guest_entry_mode != CSVSM_GUEST_ENTRY_KERNEL) {
+	    p->guest_entry_mode != CSVSM_GUEST_ENTRY_KERNEL &&
+	    p->guest_entry_mode != CSVSM_GUEST_ENTRY_LINUX) {
 		return "an unknown guest entry mode";
+	}
+	if (p->guest_entry_mode == CSVSM_GUEST_ENTRY_LINUX) {
+		const char *why = linux_layout_check(p);
+
+		if (why != NULL) {
+			return why;
+		}
 	}
 	/* A sanity check of measured values: the PML4 (the low 32 bits of
 	 * CR3; above them sits the C-bit) lies in the launched range,
@@ -196,5 +205,13 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 		.rdi = p->guest_secrets_gpa,
 		.rsi = 0, /* the CPU count: snp_boot() */
 	};
+	if (p->guest_entry_mode == CSVSM_GUEST_ENTRY_LINUX) {
+		/* boot.rst's 64-bit protocol: RSI = boot_params. */
+		info->guest_entry.mode = SVSM_GUEST_ENTRY_LINUX;
+		info->guest_entry.rdi = 0;
+		info->guest_entry.rsi = p->linux_zero_page_gpa;
+		info->guest_entry.gdt_base = p->linux_gdt_gpa;
+		info->guest_entry.gdt_limit = (uint16_t)(LINUX_BOOT_DS + 7);
+	}
 	return NULL;
 }

@@ -18,6 +18,7 @@
 #include "abi/ghcb.h"
 #include "abi/snp.h"
 
+#include "linux_boot.h"
 #include "snp_boot.h"
 #include "snp_hv.h"
 #include "snp_hw.h"
@@ -144,7 +145,11 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 		snp_bad_boot("the SVSM did not start");
 	}
 	snp.guest_vmpl = info.guest_vmpl;
-	snp_grant_launched(params);
+	if (params->guest_entry_mode == CSVSM_GUEST_ENTRY_LINUX) {
+		snp_linux_load(params, ram, n, boot_vmsa);
+	} else {
+		snp_grant_launched(params);
+	}
 	/* The APs enter where the boot CPU did: the image's entry, which
 	 * the boot parameters record. */
 	snp_start_aps(&boot->ghcb, apic_ids, cpu_count, params->svsm_entry_rip,

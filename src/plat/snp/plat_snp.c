@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The platform operations (svsm/plat.h) on SEV-SNP hardware. Memory is
- * identity-mapped (hw/paging.c), so a GPA is also the VA the instructions
- * take. Accesses to guest pages go through the fault-tolerant routines
- * of hw/insn.S: a guest page that is not validated raises #VC, which the
- * trap handler turns into a failed access, never an SVSM crash.
- *
- * Threat: a guest page the guest made shared is hypervisor-owned; a
- * private (C-bit) access to it is an RMP fault the hypervisor sees as
- * #NPF. What KVM does then (convert the page, or stop the VM) is its
- * choice and cannot expose SVSM data: the access reads or writes only
- * that guest page.
+ * The platform operations (svsm/plat.h) of the snp platform, one file for
+ * SEV-SNP hardware and the simulator: what is an instruction or a mapping
+ * goes through the seam snp_hw.h (hw/hw_x86.c on hardware,
+ * sim/src/snp_insn_sim.c over the RMP model in csvsm-tests-snp); the
+ * console, guest requests and termination go through the GHCB client.
+ * Entropy and the clock are the CPU's (src/arch/x86/rng_clock.c; the
+ * simulator's stand-in is sim/src/cpu.c).
  */
 #include "svsm/check.h"
 #include "svsm/plat.h"
@@ -18,26 +14,19 @@
 
 #include "abi/snp.h"
 
-#include "../ghcb.h"
-#include "../snp_hw.h"
-#include "../snp_main.h"
-#include "fw_cpu.h"
-
-static uint64_t rmp_size(enum page_size size)
-{
-	return size == PAGE_2M ? 1u : 0u;
-}
+#include "ghcb.h"
+#include "snp_hw.h"
+#include "snp_main.h"
 
 enum snp_ret plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 			    bool *unchanged)
 {
-	return snp_insn_pvalidate(gpa_val(gpa), rmp_size(size),
-				  validate ? 1 : 0, unchanged);
+	return snp_hw_pvalidate(gpa, size == PAGE_2M, validate, unchanged);
 }
 
 enum snp_ret plat_rmpadjust(gpa_t gpa, enum page_size size, uint64_t attrs)
 {
-	return snp_insn_rmpadjust(gpa_val(gpa), rmp_size(size), attrs);
+	return snp_hw_rmpadjust(gpa, size == PAGE_2M, attrs);
 }
 
 /* Set by each CPU before any SVSM code runs on it (snp_boot, AP entry). */
@@ -48,35 +37,35 @@ const void *plat_cpu_self(void)
 
 void plat_flush_guest_tlb(void)
 {
-	snp_insn_flush_all();
+	snp_hw_flush_tlb();
 }
 
 bool plat_guest_read(gpa_t gpa, void *dst, size_t len)
 {
-	return snp_insn_copy(dst, (const void *)gpa_val(gpa), len);
+	return snp_hw_guest_read(gpa, dst, len);
 }
 
 bool plat_guest_write(gpa_t gpa, const void *src, size_t len)
 {
-	return snp_insn_copy((void *)gpa_val(gpa), src, len);
+	return snp_hw_guest_write(gpa, src, len);
 }
 
 bool plat_guest_zero(gpa_t gpa, size_t len)
 {
-	return snp_insn_zero((void *)gpa_val(gpa), len);
+	return snp_hw_guest_zero(gpa, len);
 }
 
 bool plat_guest_xchg_u8(gpa_t gpa, uint8_t val, uint8_t *old)
 {
-	return snp_insn_xchg8((volatile uint8_t *)gpa_val(gpa), val, old);
+	return snp_hw_guest_xchg8(gpa, val, old);
 }
 
 void *plat_map_private(gpa_t gpa, size_t len)
 {
 	/* Callers own the range (the SVSM region, or a VMSA page in guest
-	 * RAM the SVSM claimed): identity-mapped, private. */
+	 * RAM the SVSM claimed): mapped private. */
 	CHECK(len != 0 && gpa_val(gpa) + len > gpa_val(gpa));
-	return (void *)gpa_val(gpa);
+	return snp_hw_map_private(gpa, len);
 }
 
 void plat_unmap_private(void *va, size_t len)
@@ -100,6 +89,7 @@ static bool in_bracket;
 void plat_simd_begin(void)
 {
 	CHECK(!in_bracket);
+	snp_hw_library_call();
 	in_bracket = true;
 }
 

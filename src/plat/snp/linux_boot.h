@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The snp firmware as Linux's loader (CSVSM_GUEST_ENTRY_LINUX,
+ * docs/linux.md): the measured layout's checks (linux_layout.c), the
+ * e820 table from the host's map (linux_e820.c), the zero page and CC
+ * blob (linux_zero_page.c), and the load itself (linux_boot.c). The
+ * builders are pure: unit-tested and fuzzed hosted.
+ */
+#ifndef SNP_LINUX_BOOT_H
+#define SNP_LINUX_BOOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "svsm/addr.h"
+#include "svsm/bzimage.h"
+#include "svsm/memmap.h"
+
+#include "abi/csvsm_boot.h"
+#include "abi/linux_boot.h"
+
+/** A range the loader keeps from Linux's RAM, with its e820 type. */
+struct linux_hole {
+	uint64_t base, size;
+	uint32_t type; /* LINUX_E820_RESERVED or LINUX_E820_ACPI */
+};
+
+/**
+ * Linux's e820 table (@out, at most @max entries, *@count) from the RAM
+ * ranges of the host's map (@ram, @n; hostile: sorted and disjoint is
+ * checked again) and the loader's holes (@holes, @nholes, sorted by
+ * base, disjoint, each inside one RAM range). RAM is the host's RAM
+ * minus every hole; each hole is an entry of its own type; entries are
+ * sorted, disjoint, and adjacent RAM is merged. NULL, or why the map
+ * cannot hold the layout.
+ */
+const char *linux_e820_build(const struct mem_range *ram, unsigned n,
+			     const struct linux_hole *holes, unsigned nholes,
+			     struct linux_e820_entry *out, unsigned max,
+			     unsigned *count);
+
+/** [@base, @base + @size) lies in one RAM entry of @e (@n entries). */
+bool linux_e820_is_ram(const struct linux_e820_entry *e, unsigned n,
+		       uint64_t base, uint64_t size);
+
+/**
+ * The measured Linux layout of @p against the SVSM region and itself:
+ * every loader page page-aligned inside the loader's pages, those, the
+ * ACPI region, kernel and initrd below 4 GiB, disjoint and outside the
+ * SVSM region, the entry at the kernel + 0x200, the page tables in the
+ * loader's pages. NULL or what is wrong.
+ */
+const char *linux_layout_check(const struct csvsm_boot_params *p);
+
+/**
+ * The kernel's setup header (@setup_hdr, the measured copy, 4 KiB)
+ * against the layout in @p: a usable header (bzimage_parse), the kernel
+ * at its alignment (at pref_address if not relocatable), the command
+ * line within cmdline_size, the initrd below initrd_addr_max. NULL or
+ * the refusal, for a log line.
+ */
+const char *linux_kernel_check(const struct csvsm_boot_params *p,
+			       const uint8_t *setup_hdr, struct bzimage_hdr *h);
+
+struct snp_cpuid_table;
+/**
+ * Whether Linux's decompressor will want 5-level paging: the guest's
+ * CPUID page (@t, PSP-checked) reports LA57 (leaf 7 ECX[16]) and the
+ * command line (@cmdline, @len bytes, NUL-terminated or not) has no
+ * "no5lvl" word. The entry must then already be in 5-level paging.
+ */
+bool linux_wants_la57(const struct snp_cpuid_table *t, const uint8_t *cmdline,
+		      size_t len);
+
+struct linux_zero_page_in {
+	const uint8_t *setup_hdr; /* the measured copy, 4 KiB */
+	const struct bzimage_hdr *hdr;
+	uint64_t cmdline_gpa;
+	uint64_t initrd_gpa, initrd_size;
+	uint64_t setup_data_gpa;
+	uint64_t acpi_rsdp; /* 0: none */
+	const struct linux_e820_entry *e820;
+	unsigned e820_count; /* at most LINUX_E820_MAX */
+};
+
+/**
+ * boot_params (@bp, 4 KiB) as boot.rst's 64-bit protocol has a loader
+ * build it: zeroed, the setup header copied, type_of_loader 0xFF,
+ * LOADED_HIGH, no heap, the command line, initrd (with the ext_ high
+ * halves), setup_data list, ACPI RSDP and e820 table.
+ */
+void linux_zero_page_build(uint8_t *bp, const struct linux_zero_page_in *in);
+
+/**
+ * The setup_data page (@page, 4 KiB, at @page_gpa below 4 GiB): one
+ * SETUP_CC_BLOB node whose data is the address of the CC blob after it,
+ * which names the secrets page and the CPUID page.
+ */
+void linux_setup_data_build(uint8_t *page, uint64_t page_gpa,
+			    uint64_t secrets_gpa, uint64_t cpuid_gpa);
+
+/**
+ * After svsm_init(): load Linux as @p says on the host's RAM (@ram, @n):
+ * check the kernel's header, build the e820 table, validate every e820
+ * RAM page and the ACPI region, load ACPI, write setup_data and the zero
+ * page, grant it all to the guest's VMPL; switch the boot VMSA
+ * (@boot_vmsa, not yet running) to 5-level paging if Linux will want it
+ * (linux_wants_la57). A hypervisor lie terminates
+ * (TERM_CSVSM_LINUX_MEMORY_MAP), a kernel that cannot run refuses with
+ * its reason (TERM_CSVSM_BAD_BOOT_INFO).
+ */
+void snp_linux_load(const struct csvsm_boot_params *p,
+		    const struct mem_range *ram, unsigned n, gpa_t boot_vmsa);
+
+#endif /* SNP_LINUX_BOOT_H */
