@@ -1,9 +1,11 @@
 # The Linux guest kit (docs/linux.md): Debian's kernel, the modules for
 # configfs-tsm and sev-guest, and busybox-static, fetched at the versions
-# test/linux/debian.lock pins and cached outside the tree
-# (scripts/linux-fetch.sh), and the initramfs with the self-test
-# (scripts/linux-initrd.sh). `make linux-baseline` boots both with plain
-# QEMU, no SEV. Not part of `make check` yet.
+# test/linux/debian.lock pins, and tpm_svsm.ko built for that kernel from
+# the pinned linux-source and linux-headers; all cached outside the tree
+# (scripts/linux-fetch.sh, scripts/linux-module-build.sh), and the
+# initramfs with the self-test (scripts/linux-initrd.sh).
+# `make linux-baseline` boots both with plain QEMU, no SEV. Not part of
+# `make check` yet.
 
 LINUX := $(BUILD)/linux
 LINUX_LOCK := test/linux/debian.lock
@@ -19,7 +21,7 @@ LINUX_CMDLINE := console=ttyS0,115200 quiet nokaslr no5lvl hpet=disable \
 	tsc=reliable swiotlb=128 i8042.noaux i8042.nokbd panic=-1 csvsm.test=1
 
 $(LINUX_VMLINUZ) $(LINUX)/VERSION $(LINUX)/kit/PACKAGES &: $(LINUX_LOCK) \
-		scripts/linux-fetch.sh
+		scripts/linux-fetch.sh scripts/linux-module-build.sh
 	@scripts/linux-fetch.sh --lock $(LINUX_LOCK) $(LINUX)
 
 $(LINUX_INITRD): $(LINUX)/kit/PACKAGES $(LINUX_GUEST_FILES) \

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The Linux guest kit's fetch step: Debian's kernel, its modules for
-# configfs-tsm and sev-guest, and busybox-static, at the exact versions
-# pinned in test/linux/debian.lock (docs/linux.md).
+# configfs-tsm and sev-guest, busybox-static, and the SVSM vTPM driver
+# tpm_svsm.ko built for that kernel from Debian's linux-source and
+# linux-headers, at the exact versions pinned in test/linux/debian.lock
+# (docs/linux.md).
 #
 #   linux-fetch.sh [--lock FILE] OUTDIR
 #       OUTDIR/vmlinuz (the bzImage), OUTDIR/VERSION (the kernel release),
 #       OUTDIR/config, and OUTDIR/kit/ (busybox, modules/*.ko with
-#       modules/load-order, PACKAGES) for scripts/linux-initrd.sh.
+#       modules/load-order and modules/probe-order, PACKAGES) for
+#       scripts/linux-initrd.sh.
 #   A lock with a kernel line alone gives OUTDIR/vmlinuz, VERSION and
 #   config only (test/linux/debian-6.1.lock: a kernel too old for an SVSM).
 #   linux-fetch.sh --latest SERIES [--lock FILE] OUTDIR
@@ -23,7 +26,10 @@
 #
 # What is unpacked is cached outside the work tree, keyed by package and
 # version: ${CSVSM_CACHE:-$HOME/.cache/csvsm}/linux/PKG_VERSION/ and
-# .../busybox/VERSION/. A warm run copies from there and downloads nothing.
+# .../busybox/VERSION/; tpm_svsm.ko in .../tpm_svsm/KEY/, KEY naming the
+# kernel's and the source's versions and a hash of the recipe
+# (scripts/linux-module-build.sh, the compiler, pahole). A warm run copies
+# from there and downloads and builds nothing.
 set -euo pipefail
 
 die() {
@@ -55,6 +61,8 @@ required_config=(CONFIG_AMD_MEM_ENCRYPT=y CONFIG_SEV_GUEST=m
 	CONFIG_TSM_REPORTS=m CONFIG_CONFIGFS_FS=m CONFIG_BLK_DEV_INITRD=y
 	CONFIG_RD_GZIP=y CONFIG_DEVTMPFS=y CONFIG_SERIAL_8250_CONSOLE=y
 	CONFIG_HOTPLUG_CPU=y CONFIG_X86_X2APIC=y CONFIG_ACPI=y)
+# With a source and headers line: tpm_svsm.ko, whose TPM core is built in.
+required_tpm_config=(CONFIG_TCG_TPM=y)
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 cache=${CSVSM_CACHE:-$HOME/.cache/csvsm}
 
@@ -71,7 +79,7 @@ while read -r role a b c rest; do
 	case $role in
 	'' | '#'*) continue ;;
 	suites) read -r -a suites <<<"$a $b $c $rest" ;;
-	kernel | base | modules | busybox)
+	kernel | base | modules | busybox | source | headers)
 		[ -n "$c" ] || die "$lock: '$role' needs PACKAGE VERSION SHA256"
 		pkg[$role]=$a ver[$role]=$b sha[$role]=$c
 		;;
@@ -88,6 +96,15 @@ for role in base modules busybox; do
 done
 [ $full -eq 0 ] || [ $full -eq 3 ] ||
 	die "$lock: give base, modules and busybox lines, or none of them"
+# source and headers: tpm_svsm.ko, built (scripts/linux-module-build.sh).
+tpm=0
+for role in source headers; do
+	[ -z "${pkg[$role]:-}" ] || tpm=$((tpm + 1))
+done
+[ $tpm -eq 0 ] || { [ $tpm -eq 2 ] && [ $full -eq 3 ]; } ||
+	die "$lock: source and headers lines go together, in a full kit"
+[ $tpm -eq 0 ] || [ "${ver[source]}" = "${ver[kernel]}" ] ||
+	die "$lock: the source's version ${ver[source]} is not the kernel's"
 
 # --- the private apt -----------------------------------------------------
 mirror() {
@@ -175,6 +192,8 @@ if [ -n "$latest" ]; then
 	lock_line base "${kpkg/linux-binary-/linux-base-}" "$kver"
 	lock_line modules "${kpkg/linux-binary-/linux-modules-}" "$kver"
 	lock_line busybox busybox-static "$bver"
+	lock_line source "linux-source-$latest" "$kver"
+	lock_line headers "${kpkg/linux-binary-/linux-headers-}" "$kver"
 	exit 0
 fi
 
@@ -191,6 +210,20 @@ fi
 bstamp=$(grep -E "^busybox " "$lock" || true)
 kernel_cached() { [ -f "$kcache/stamp" ] && [ "$(cat "$kcache/stamp")" = "$kstamp" ]; }
 busybox_cached() { [ -f "$bcache/stamp" ] && [ "$(cat "$bcache/stamp")" = "$bstamp" ]; }
+recipe=$(dirname "$0")/linux-module-build.sh
+if [ $tpm -eq 2 ]; then
+	# What makes another tpm_svsm.ko: the packages, the recipe, the tools.
+	mstamp="$(grep -E '^(kernel|source|headers) ' "$lock")
+recipe $(sha256sum <"$recipe" | cut -c1-64)
+gcc $(gcc -dumpfullversion 2>/dev/null || echo none)
+pahole $(pahole --version 2>/dev/null || echo none)"
+	mkey=$(sha256sum <<<"$mstamp" | cut -c1-12)
+	mcache=$cache/tpm_svsm/$(key kernel)+src_${ver[source]//:/_}+$mkey
+fi
+module_cached() {
+	[ $tpm -eq 0 ] ||
+		{ [ -f "$mcache/stamp" ] && [ "$(cat "$mcache/stamp")" = "$mstamp" ]; }
+}
 
 download() { # DIR ROLE...: the pinned .debs into DIR, checked, unpacked
 	local dir=$1 role f avail names=() want=()
@@ -289,6 +322,7 @@ need=()
 if [ $full -eq 3 ]; then
 	kernel_cached || need+=(kernel base modules)
 	busybox_cached || need+=(busybox)
+	module_cached || need+=(source headers)
 else
 	kernel_cached || need+=(kernel)
 	busybox_cached() { true; }
@@ -309,6 +343,19 @@ if [ ${#need[@]} -gt 0 ]; then
 		cp "$work/root/usr/bin/busybox" "$work/busybox/busybox"
 		publish "$work/busybox" "$bcache" "$bstamp"
 	fi
+	if ! module_cached; then
+		krel=$(cat "$kcache/VERSION")
+		for opt in "${required_tpm_config[@]}"; do
+			grep -qx "$opt" "$kcache/config" ||
+				die "${pkg[kernel]}: tpm_svsm.ko needs $opt"
+		done
+		mkdir -p "$work/build"
+		"$recipe" "$work/root/usr/src/${pkg[source]}.tar.xz" \
+			"$work/root/usr/src/${pkg[headers]}" "$krel" \
+			"$kcache/modules/sev-guest.ko" "$work/build" "$work/tpm" ||
+			die "tpm_svsm.ko did not build (see above)"
+		publish "$work/tpm" "$mcache" "$mstamp"
+	fi
 else
 	echo "linux-fetch: cached in $cache (${pkg[kernel]} ${ver[kernel]})"
 fi
@@ -323,9 +370,17 @@ if [ $full -eq 0 ]; then
 fi
 mkdir -p "$out/kit/modules"
 cp "$kcache/modules/"* "$out/kit/modules/"
+# Modules whose insmod is a probe: tpm_svsm binds only where Linux found an
+# SVSM vTPM (test/linux/init records the outcome).
+: >"$out/kit/modules/probe-order"
+if [ $tpm -eq 2 ]; then
+	cp "$mcache/tpm_svsm.ko" "$out/kit/modules/"
+	echo tpm_svsm.ko >"$out/kit/modules/probe-order"
+fi
 cp "$bcache/busybox" "$out/kit/busybox"
 cp "$kcache/VERSION" "$out/kit/VERSION"
 grep -vE '^(#|$)' "$lock" >"$out/kit/PACKAGES"
 echo "linux-fetch: $out/vmlinuz is Linux $(cat "$out/VERSION")" \
 	"(${pkg[kernel]} ${ver[kernel]}); modules:" \
-	"$(tr '\n' ' ' <"$out/kit/modules/load-order")"
+	"$(cat "$out/kit/modules/load-order" "$out/kit/modules/probe-order" |
+		tr '\n' ' ')"

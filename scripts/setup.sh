@@ -18,6 +18,8 @@ packages=(
 	python3-tpm2-pytss swtpm     # the kernel's sequence; a libtpms peer
 	cpio kmod xz-utils           # the Linux guest kit: initramfs, modinfo,
 	debian-archive-keyring       # .ko.xz; trixie's keys (mk/linux.mk)
+	flex bison bc libelf-dev     # tpm_svsm.ko for Debian's kernel: the
+	dwarves                      # kernel's host tools; pahole >= 1.22
 	git
 )
 

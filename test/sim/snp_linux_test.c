@@ -57,6 +57,8 @@ static void linux_config(struct sim_config *cfg)
 {
 	struct csvsm_boot_params *p = &layout;
 
+	tm_need_snp(); /* the loader boots the snp way only */
+
 	make_hdr();
 	memset(kernel, 0xC3, sizeof(kernel));
 	memset(p, 0, sizeof(*p));
