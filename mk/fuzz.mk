@@ -26,9 +26,11 @@ fuzz-build: $(FUZZ_TARGETS)
 
 # Seeds from real inputs, so the fuzzers start past the magic numbers:
 # the tail of Debian's OVMF (GUID table and SEV metadata), flag byte 0;
-# a bzImage setup header (protocol 2.15, 64-bit, release 6.12).
+# a bzImage setup header (protocol 2.15, 64-bit, release 6.12);
+# for the ACPI loader, an RSDP and RSDT linked as QEMU's script links them.
 OVMF_SEED := $(BUILD)/corpus/fuzz-ovmf_meta/seed-debian-ovmf
 BZIMAGE_SEED := $(BUILD)/corpus/fuzz-bzimage/seed-header
+ACPI_SEED := $(BUILD)/corpus/fuzz-acpi_loader/seed-linked-rsdp
 fuzz-seeds:
 	@mkdir -p $(dir $(BZIMAGE_SEED))
 	@python3 -c 'import struct,sys; b=bytearray(2560); b[0x1F1]=4; \
@@ -39,6 +41,8 @@ fuzz-seeds:
 		1, 0, 0x7F, 2047); struct.pack_into("<QI", b, 0x258, \
 		0x1000000, 0x800000); b[0x600:0x606]=b"6.12.0"; \
 		sys.stdout.buffer.write(bytes(b))' > $(BZIMAGE_SEED)
+	@mkdir -p $(dir $(ACPI_SEED))
+	@python3 test/fuzz/acpi_loader_seed.py $(ACPI_SEED)
 	@mkdir -p $(dir $(OVMF_SEED))
 	@if [ -f /usr/share/ovmf/OVMF.fd ]; then \
 		{ printf '\000'; tail -c 4095 /usr/share/ovmf/OVMF.fd; } \

@@ -17,7 +17,8 @@ FLOORS = [
     ("abi", ["include/abi/"]),
     ("base", [
         "src/lib/",
-        "include/svsm/addr.h", "include/svsm/bzimage.h",
+        "include/svsm/acpi_loader.h", "include/svsm/addr.h",
+        "include/svsm/bzimage.h",
         "include/svsm/check.h", "include/svsm/cpuid_regs.h",
         "include/svsm/err.h",
         "include/svsm/le.h", "include/svsm/lib_lock.h",

@@ -56,6 +56,9 @@ struct ghcb_in {
 	const void *buf; /* copied to the shared buffer */
 	size_t buf_len;
 	bool want_buf; /* the reply's shared buffer is read (ghcb_out.buf) */
+	/* An optional event the hypervisor may not serve: a MALFORMED result
+	 * (2) comes back in ghcb_out.info1 instead of terminating. */
+	bool may_refuse;
 };
 
 struct ghcb_out {
@@ -69,8 +72,8 @@ struct ghcb_out {
  * hypervisor reads only what is marked valid), the reply is copied out
  * of the shared page once (the save area; the shared buffer too if
  * @in->want_buf) and checked (GHCB MSR unchanged, exit_info_1 and _2
- * marked valid, result 0); anything else terminates with
- * TERM_CSVSM_GHCB_RESPONSE.
+ * marked valid, result 0, or 2 if @in->may_refuse); anything else
+ * terminates with TERM_CSVSM_GHCB_RESPONSE.
  */
 void ghcb_call(struct ghcb_cpu *g, const struct ghcb_in *in,
 	       struct ghcb_out *out);
@@ -105,5 +108,23 @@ void ghcb_ap_create(struct ghcb_cpu *g, uint32_t apic_id, gpa_t vmsa,
  */
 uint64_t ghcb_guest_request(struct ghcb_cpu *g, gpa_t req, gpa_t rsp,
 			    gpa_t certs, uint64_t *pages);
+
+/**
+ * Port I/O of @size bytes (1, 2 or 4) through the GHCB (IOIO NAE, the
+ * SVSM's own, never a guest's): OUT sends @val; IN returns the value,
+ * and a reply without RAX marked valid terminates with
+ * TERM_CSVSM_GHCB_RESPONSE. What an IN returns is the host's (T18).
+ */
+void ghcb_io_out(struct ghcb_cpu *g, uint16_t port, unsigned size,
+		 uint32_t val);
+uint32_t ghcb_io_in(struct ghcb_cpu *g, uint16_t port, unsigned size);
+/**
+ * String input of @count bytes (1..GHCB_SHARED_BUFFER_SIZE) from @port
+ * into @dst: one IOIO event with STR and REP, the bytes in the GHCB's
+ * shared buffer (its scratch area), as KVM serves `rep insb`. False,
+ * with @dst untouched, if the hypervisor refuses string I/O.
+ */
+bool ghcb_io_ins8(struct ghcb_cpu *g, uint16_t port, uint8_t *dst,
+		  size_t count);
 
 #endif /* SNP_GHCB_H */

@@ -1,5 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* TEMP: the declaration another branch provides with snp_acpi.c. */
+/*
+ * QEMU's ACPI tables for a guest the snp firmware boots without UEFI:
+ * fetched from fw_cfg through the SVSM's own port I/O (GHCB IOIO, the
+ * plain port interface, never DMA) and linked by QEMU's table-loader
+ * script (svsm/acpi_loader.h). Threat model: docs/acpi.md (T22).
+ * Call after svsm_init() (it needs the heap and the memory map), before
+ * the guest runs, on a CPU whose GHCB is online, without the ownership
+ * lock (it takes it to copy the tables out). QEMU's q35 tables need at
+ * least 0x21000 bytes (docs/acpi.md, "Cost").
+ */
 #ifndef SNP_ACPI_H
 #define SNP_ACPI_H
 
