@@ -20,7 +20,56 @@ static bool need(const struct kvm_ghcb *g, struct kvm_reply *r, unsigned off)
 	return false;
 }
 
-/* IN/OUT of 1, 2 or 4 bytes; string and REP forms are not served. */
+/*
+ * String I/O (INS/OUTS, with or without REP), as KVM's sev_es_string_io():
+ * exit_info_2 is the count of elements of @size bytes, carried through
+ * the scratch area in the GHCB's shared buffer. The guest may rewrite
+ * the shared page while we work: OUT data is copied out once first.
+ */
+static void nae_string_io(struct kvm *k, struct kvm_vcpu *v,
+			  const struct kvm_ghcb *g, struct kvm_reply *r,
+			  uint16_t port, unsigned size, bool in)
+{
+	uint64_t count = kvm_ghcb_val(g, GHCB_OFF_SW_EXIT_INFO_2);
+	uint8_t data[GHCB_SHARED_BUFFER_SIZE];
+	uint64_t i, bytes;
+	uint8_t *buf;
+
+	if (!need(g, r, GHCB_OFF_SW_SCRATCH)) {
+		return;
+	}
+	/* count <= the buffer's size keeps count * size from overflowing. */
+	if (count == 0 || count > GHCB_SHARED_BUFFER_SIZE ||
+	    count * size > GHCB_SHARED_BUFFER_SIZE) {
+		kvm_malformed(r, GHCB_ERR_INVALID_INPUT);
+		return;
+	}
+	bytes = count * size;
+	buf = kvm_scratch(g, bytes);
+	if (buf == NULL) {
+		kvm_malformed(r, GHCB_ERR_INVALID_SCRATCH);
+		return;
+	}
+	if (!in) {
+		memcpy(data, buf, bytes);
+	}
+	for (i = 0; i < count; i++) {
+		uint32_t val = 0;
+
+		if (!in) {
+			memcpy(&val, data + i * size, size);
+		}
+		k->ops->io(k, v, port, size, in, &val);
+		if (in) {
+			memcpy(data + i * size, &val, size);
+		}
+	}
+	if (in) {
+		memcpy(buf, data, bytes);
+	}
+}
+
+/* IN/OUT of 1, 2 or 4 bytes: the value in RAX, or a string (above). */
 static void nae_ioio(struct kvm *k, struct kvm_vcpu *v,
 		     const struct kvm_ghcb *g, struct kvm_reply *r)
 {
@@ -44,8 +93,8 @@ static void nae_ioio(struct kvm *k, struct kvm_vcpu *v,
 		kvm_malformed(r, GHCB_ERR_INVALID_INPUT);
 		return;
 	}
-	if ((info1 & (SVM_IOIO_STR | SVM_IOIO_REP)) != 0) {
-		kvm_malformed(r, GHCB_ERR_INVALID_INPUT);
+	if ((info1 & SVM_IOIO_STR) != 0) {
+		nae_string_io(k, v, g, r, port, size, in);
 		return;
 	}
 	mask = size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
