@@ -111,7 +111,8 @@ const char *linux_image_prepare(const uint8_t *bz, size_t bz_len,
 		load = align_up(svsm_end, h->kernel_alignment);
 	}
 	if (load < LINUX_ACPI_GPA + LINUX_ACPI_SIZE) {
-		return "its preferred address is below 1 MiB";
+		return "its preferred address is inside the ACPI region "
+		       "below 1.25 MiB";
 	}
 	init_end = align_up(load + h->init_size, PAGE);
 	if (load + li->kernel_len > init_end) {

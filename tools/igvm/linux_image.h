@@ -9,7 +9,9 @@
  *             the setup header copy, the guest's secrets page, CPUID page
  *             and Calling Area, a PML5, its page tables (the low
  *             4 GiB identity-mapped, private)
- *   0x80000   128 KiB for ACPI tables (e820 ACPI; filled by the SVSM)
+ *   1 MiB     256 KiB for ACPI tables (e820 ACPI; filled by the SVSM):
+ *             q35's tables take 0x21000 bytes (docs/acpi.md), the rest is
+ *             room for a TPM event log; above the legacy hole at 0xA0000
  *   kernel    the protected-mode part at max(pref_address, the SVSM
  *             region's end) rounded up to kernel_alignment; init_size
  *             bytes from there are the kernel's
@@ -30,8 +32,8 @@
 #include "igvm_write.h"
 
 #define LINUX_LOADER_GPA 0x70000ull
-#define LINUX_ACPI_GPA 0x80000ull
-#define LINUX_ACPI_SIZE 0x20000ull
+#define LINUX_ACPI_GPA 0x100000ull
+#define LINUX_ACPI_SIZE 0x40000ull
 /* Everything the image places ends below this: the guest's page tables
  * map 4 GiB, and q35 keeps RAM below 2 GiB whatever the size. */
 #define LINUX_LAYOUT_LIMIT 0x80000000ull
