@@ -21,6 +21,7 @@
 #include "hv_apic.h"
 #include "hv_cpuid.h"
 #include "hv_io.h"
+#include "hv_kvmclock.h"
 #include "hv_mmio.h"
 #include "hv_msr.h"
 #include "layout.h"
@@ -259,6 +260,7 @@ void hv_init(enum hv_mode m)
 	mode = m;
 	hv_apic_init(n);
 	hv_io_init();
+	hv_kvmclock_init();
 	for (i = 0; i < n; i++) {
 		kvm_vcpus[i].index = i;
 		kvm_vcpus[i].apic_id = mcpu_by_apic(i)->apic_id;

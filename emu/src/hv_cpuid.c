@@ -2,6 +2,7 @@
 #include "hv_cpuid.h"
 
 #include "cpuid.h"
+#include "hv_kvmclock.h"
 
 #define LEAF7_EBX_SHA (1u << 29) /* SHA-NI: the machine's CPU has none */
 #define LEAF_FEATURES 0x1u
@@ -15,10 +16,34 @@
 #define LEAF_EXT_LAST 0x8000001Fu
 #define SUBLEAF_MAX 64u
 
+/* "KVMKVMKVM\0\0\0" in EBX, ECX, EDX. */
+#define KVM_SIG_EBX 0x4B4D564Bu
+#define KVM_SIG_ECX 0x564B4D56u
+#define KVM_SIG_EDX 0x0000004Du
+
+/* What the hypervisor says a leaf is: this CPU's answer, with KVM's
+ * virtual APIC and hypervisor bits in leaf 1 and KVM's own leaves. */
+static struct hw_cpuid hv_leaf(uint32_t leaf, uint32_t subleaf)
+{
+	struct hw_cpuid r = hw_cpuid(leaf, subleaf);
+
+	if (leaf == LEAF_FEATURES) {
+		r.ecx |= HV_CPUID_1_ECX_APIC | HV_CPUID_1_ECX_HYPERVISOR;
+	} else if (leaf == HV_CPUID_KVM_BASE) {
+		r = (struct hw_cpuid){.eax = HV_CPUID_KVM_FEATURES,
+				      .ebx = KVM_SIG_EBX,
+				      .ecx = KVM_SIG_ECX,
+				      .edx = KVM_SIG_EDX};
+	} else if (leaf == HV_CPUID_KVM_FEATURES) {
+		r = (struct hw_cpuid){.eax = HV_KVM_FEATURES};
+	}
+	return r;
+}
+
 static void put(struct snp_cpuid_table *t, uint32_t leaf, uint32_t subleaf,
 		bool lie)
 {
-	struct hw_cpuid r = hw_cpuid(leaf, subleaf);
+	struct hw_cpuid r = hv_leaf(leaf, subleaf);
 	struct snp_cpuid_fn *fn;
 
 	if (t->count >= SNP_CPUID_MAX) {
@@ -35,9 +60,6 @@ static void put(struct snp_cpuid_table *t, uint32_t leaf, uint32_t subleaf,
 	fn->ebx = r.ebx;
 	fn->ecx = r.ecx;
 	fn->edx = r.edx;
-	if (leaf == LEAF_FEATURES) {
-		fn->ecx |= HV_CPUID_1_ECX_APIC;
-	}
 	if (lie && leaf == LEAF_EXT_FEATURES && subleaf == 0) {
 		fn->ebx |= LEAF7_EBX_SHA;
 	}
@@ -93,8 +115,9 @@ static void put_leaf(struct snp_cpuid_table *t, uint32_t leaf, bool lie)
 	}
 }
 
-/* Every basic and extended leaf this CPU has (Linux trusts the page and
- * takes a leaf missing from it for zeros), up to the page's 64 entries. */
+/* Every basic and extended leaf this CPU has and KVM's two (Linux trusts
+ * the page and takes a leaf missing from it for zeros), up to the page's
+ * 64 entries. */
 void hv_cpuid_fill(struct snp_cpuid_table *t, bool lie)
 {
 	uint32_t basic = hw_cpuid(0, 0).eax, ext = hw_cpuid(LEAF_EXT, 0).eax;
@@ -104,6 +127,8 @@ void hv_cpuid_fill(struct snp_cpuid_table *t, bool lie)
 	for (leaf = 0; leaf <= basic && leaf <= LEAF_BASIC_LAST; leaf++) {
 		put_leaf(t, leaf, lie);
 	}
+	put_leaf(t, HV_CPUID_KVM_BASE, lie);
+	put_leaf(t, HV_CPUID_KVM_FEATURES, lie);
 	for (leaf = LEAF_EXT; leaf <= ext && leaf <= LEAF_EXT_LAST; leaf++) {
 		put_leaf(t, leaf, lie);
 	}
@@ -111,7 +136,7 @@ void hv_cpuid_fill(struct snp_cpuid_table *t, bool lie)
 
 void hv_cpuid(uint32_t leaf, uint32_t subleaf, uint64_t xcr0, uint32_t out[4])
 {
-	struct hw_cpuid r = hw_cpuid(leaf, subleaf);
+	struct hw_cpuid r = hv_leaf(leaf, subleaf);
 
 	/* Leaf 0xD's sizes are for the XCR0 the registers hold, which is
 	 * the guest's while its exit is served (world.c switches XCR0 with
@@ -119,6 +144,6 @@ void hv_cpuid(uint32_t leaf, uint32_t subleaf, uint64_t xcr0, uint32_t out[4])
 	(void)xcr0;
 	out[0] = r.eax;
 	out[1] = r.ebx;
-	out[2] = r.ecx | (leaf == LEAF_FEATURES ? HV_CPUID_1_ECX_APIC : 0);
+	out[2] = r.ecx;
 	out[3] = r.edx;
 }

@@ -16,6 +16,12 @@
  * APIC gives every guest whatever the CPU has (hv_apic.c); the PSP lets a
  * hypervisor set them. */
 #define HV_CPUID_1_ECX_APIC ((1u << 21) | (1u << 24))
+/* Leaf 1 ECX bit 31: running under a hypervisor, as KVM says. */
+#define HV_CPUID_1_ECX_HYPERVISOR (1u << 31)
+/* KVM's own leaves (0x40000000: the signature and the last leaf,
+ * 0x40000001: its features); the PSP leaves this range unchecked. */
+#define HV_CPUID_KVM_BASE 0x40000000u
+#define HV_CPUID_KVM_FEATURES 0x40000001u
 
 /** Fill @t with the leaves KVM/QEMU put in a CPUID page; with @lie, one
  * entry claims a feature this CPU lacks. */

@@ -39,6 +39,11 @@
 #define FWCFG_DMA_LAST 0x51Bu
 #define APM_CNT 0xB2u
 #define APM_STS 0xB3u
+/* The FADT's ACPI_ENABLE and ACPI_DISABLE for SMI_CMD on QEMU's q35
+ * (ICH9_APM_ACPI_ENABLE/DISABLE), and PM1_CNT's SCI_EN. */
+#define APM_ACPI_ENABLE 0x02u
+#define APM_ACPI_DISABLE 0x03u
+#define PM1_SCI_EN 1u
 
 struct line {
 	char buf[LINE_MAX];
@@ -157,6 +162,26 @@ static bool machine_port(uint16_t port, unsigned size)
 	       (last >= APM_CNT && port <= APM_STS);
 }
 
+/*
+ * The guest's SMI_CMD write: QEMU's ICH9 answers ACPI_ENABLE/DISABLE by
+ * setting/clearing SCI_EN in PM1_CNT (and raises an SMI, which here would
+ * enter the firmware below the machine, so the port itself stays closed).
+ * Done here without the SMI, so Linux sees ACPI mode as on a KVM host.
+ */
+static void apm_command(uint8_t cmd)
+{
+	uint16_t cnt;
+
+	if (pm1_cnt == 0 ||
+	    (cmd != APM_ACPI_ENABLE && cmd != APM_ACPI_DISABLE)) {
+		return;
+	}
+	cnt = inw(pm1_cnt) & (uint16_t)~PM1_SLP_EN;
+	cnt = cmd == APM_ACPI_ENABLE ? (uint16_t)(cnt | PM1_SCI_EN)
+				     : (uint16_t)(cnt & ~PM1_SCI_EN);
+	outw(pm1_cnt, cnt);
+}
+
 void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 	   uint32_t *val)
 {
@@ -207,6 +232,10 @@ void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 		power(c, vmpl, port, size, *val);
 	}
 	if (size == 1 && hv_pic_io(port, in, val)) {
+		return;
+	}
+	if (port == APM_CNT && size == 1 && !in) {
+		apm_command((uint8_t)*val);
 		return;
 	}
 	if (machine_port(port, size)) {

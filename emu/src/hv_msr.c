@@ -2,6 +2,7 @@
 #include "hv_msr.h"
 
 #include "hv_apic.h"
+#include "hv_kvmclock.h"
 
 #define MSR_APIC_BASE 0x1Bu
 #define MSR_PATCH_LEVEL 0x8Bu
@@ -85,6 +86,10 @@ bool hv_msr(struct mcpu *c, unsigned vmpl, bool write, uint32_t msr,
 	    msr == MSR_TSC_DEADLINE) {
 		return vmpl == HV_APIC_VMPL && hv_apic_msr(c, write, msr, val);
 	}
+	if (msr == MSR_KVM_SYSTEM_TIME_NEW || msr == MSR_KVM_WALL_CLOCK_NEW) {
+		return vmpl == HV_APIC_VMPL &&
+		       hv_kvmclock_msr(c, write, msr, val);
+	}
 	if (mtrr(msr)) {
 		if (!write) {
 			*val = 0;
@@ -125,8 +130,12 @@ bool hv_msr(struct mcpu *c, unsigned vmpl, bool write, uint32_t msr,
 		}
 		*val = 0;
 		return true;
-	case MSR_SYSCFG:
 	case MSR_NB_CFG:
+		if (!write) {
+			*val = 0;
+		}
+		return true; /* KVM reads 0 and drops a write */
+	case MSR_SYSCFG:
 	case MSR_MMIO_CONF_BASE:
 	case MSR_VM_CR:
 		return read_only(write, val, 0); /* KVM reads these as 0 */

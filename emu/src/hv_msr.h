@@ -2,7 +2,8 @@
 /*
  * The MSRs the hypervisor serves through the GHCB MSR event, as KVM
  * answers an SEV-SNP guest: the APIC base (x2APIC on), the x2APIC range
- * and TSC_DEADLINE (hv_apic.c, VMPL1 only), the AMD configuration MSRs
+ * and TSC_DEADLINE (hv_apic.c, VMPL1 only), KVM's clock (hv_kvmclock.c,
+ * VMPL1 only), the AMD configuration MSRs
  * Linux reads at boot (KVM's values), and #GP for everything else.
  */
 #ifndef MACHINE_HV_MSR_H

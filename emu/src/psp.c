@@ -54,13 +54,16 @@ static void op_cpuid_fill(void *ctx, struct snp_cpuid_table *t)
 	hv_cpuid_table(t);
 }
 
-/* Leaf 1 ECX bits the PSP's CPUID policy lets a hypervisor set for its
- * virtual APIC: x2APIC (21), TSC-deadline (24). */
-#define LEAF1_ECX_HV_MAY_SET ((1u << 21) | (1u << 24))
+/* Leaf 1 ECX bits the PSP's CPUID policy lets a hypervisor set: for its
+ * virtual APIC x2APIC (21), TSC-deadline (24); hypervisor present (31). */
+#define LEAF1_ECX_HV_MAY_SET ((1u << 21) | (1u << 24) | (1u << 31))
+/* The hypervisor's own range, which the PSP does not check. */
+#define LEAF_HV_FIRST 0x40000000u
+#define LEAF_HV_LAST 0x400000FFu
 
 /* What the CPU reports, except what differs by CPU or by XCR0: the APIC
- * ID of leaf 1, the XSAVE area size of leaf 0xD; and the virtual APIC's
- * leaf 1 bits, which the PSP's CPUID policy lets the hypervisor set. */
+ * ID of leaf 1, the XSAVE area size of leaf 0xD; the leaf 1 bits the
+ * PSP's CPUID policy lets the hypervisor set; the hypervisor's range. */
 static bool op_cpuid_check(void *ctx, const struct snp_cpuid_fn *fn)
 {
 	struct hw_cpuid r = hw_cpuid(fn->eax_in, fn->ecx_in);
@@ -71,6 +74,9 @@ static bool op_cpuid_check(void *ctx, const struct snp_cpuid_fn *fn)
 		fn->eax_in == LEAF_FEATURES ? LEAF1_ECX_HV_MAY_SET : 0;
 
 	(void)ctx;
+	if (fn->eax_in >= LEAF_HV_FIRST && fn->eax_in <= LEAF_HV_LAST) {
+		return true;
+	}
 	return fn->eax == r.eax && (fn->ebx & ebx_mask) == (r.ebx & ebx_mask) &&
 	       (fn->ecx & ~ecx_free) == (r.ecx & ~ecx_free) && fn->edx == r.edx;
 }

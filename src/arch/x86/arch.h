@@ -42,6 +42,14 @@ static inline uint8_t inb(uint16_t port)
 	return v;
 }
 
+static inline uint16_t inw(uint16_t port)
+{
+	uint16_t v;
+
+	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
 static inline uint64_t rdmsr(uint32_t msr)
 {
 	uint32_t lo;

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+#include "hv_kvmclock.h"
+
+#include "svsm/snpmodel.h"
+#include "svsm/std.h"
+
+#include "arch.h"
+#include "lapic.h"
+#include "rmp.h"
+
+#define SYSTEM_TIME_ENABLE 1ull
+#define PVCLOCK_TSC_STABLE 1u
+#define NSEC_PER_SEC 1000000000ull
+
+/* Linux's struct pvclock_vcpu_time_info and pvclock_wall_clock. */
+struct pvclock_time {
+	uint32_t version;
+	uint32_t pad0;
+	uint64_t tsc_timestamp;
+	uint64_t system_time;
+	uint32_t tsc_to_system_mul;
+	int8_t tsc_shift;
+	uint8_t flags;
+	uint8_t pad[2];
+} __attribute__((packed));
+_Static_assert(sizeof(struct pvclock_time) == 32, "pvclock_vcpu_time_info");
+
+struct pvclock_wall {
+	uint32_t version;
+	uint32_t sec;
+	uint32_t nsec;
+} __attribute__((packed));
+
+/* The clock's zero (system_time 0) as a TSC value and as wall time. */
+static uint64_t zero_tsc, zero_wall_sec;
+static uint64_t tsc_khz;
+static uint32_t scale_mul;
+static int8_t scale_shift;
+static uint64_t system_time_msr[MACHINE_MAX_CPUS];
+static uint64_t wall_clock_msr[MACHINE_MAX_CPUS];
+
+static uint8_t cmos(uint8_t reg)
+{
+	uint8_t v;
+
+	__asm__ volatile("outb %0, $0x70" ::"a"(reg));
+	__asm__ volatile("inb $0x71, %0" : "=a"(v));
+	return v;
+}
+
+static unsigned bcd(uint8_t v, bool binary)
+{
+	return binary ? v : (v >> 4) * 10u + (v & 0xFu);
+}
+
+/* Days from 1970-01-01 to @y-@m-@d (proleptic Gregorian): whole years,
+ * then the months of this one, leap day counted from March. */
+static uint64_t days_since_epoch(unsigned y, unsigned m, unsigned d)
+{
+	static const unsigned before_month[12] = {0,   31,  59,  90,
+						  120, 151, 181, 212,
+						  243, 273, 304, 334};
+	uint64_t days = 0;
+	unsigned yr;
+
+	for (yr = 1970; yr < y; yr++) {
+		days += (yr % 4 == 0 && (yr % 100 != 0 || yr % 400 == 0)) ? 366
+									   : 365;
+	}
+	days += before_month[(m - 1) % 12] + d - 1;
+	if (m > 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) {
+		days++;
+	}
+	return days;
+}
+
+/* QEMU's MC146818: wait out an update, read until two reads agree. */
+static uint64_t rtc_seconds(void)
+{
+	uint8_t now[7], again[7];
+	static const uint8_t regs[7] = {0x00, 0x02, 0x04, 0x07,
+					0x08, 0x09, 0x32};
+	unsigned i, tries, hour, year;
+	bool binary, pm;
+
+	for (tries = 0; tries < 10; tries++) {
+		while (cmos(0x0A) & 0x80u) {
+		}
+		for (i = 0; i < 7; i++) {
+			now[i] = cmos(regs[i]);
+		}
+		while (cmos(0x0A) & 0x80u) {
+		}
+		for (i = 0; i < 7; i++) {
+			again[i] = cmos(regs[i]);
+		}
+		if (memcmp(now, again, sizeof(now)) == 0) {
+			break;
+		}
+	}
+	binary = (cmos(0x0B) & 0x04u) != 0;
+	pm = (cmos(0x0B) & 0x02u) == 0 && (now[2] & 0x80u) != 0;
+	hour = bcd(now[2] & 0x7Fu, binary) % 24u;
+	if (pm) {
+		hour = (hour % 12u) + 12u;
+	}
+	year = bcd(now[6], binary) * 100u + bcd(now[5], binary);
+	if (year < 1970 || bcd(now[4], binary) - 1u > 11u ||
+	    bcd(now[3], binary) == 0) {
+		mlog("emu: kvmclock: the RTC reads %u-%u-%u; wall time 0",
+		     year, bcd(now[4], binary), bcd(now[3], binary));
+		return 0;
+	}
+	return days_since_epoch(year, bcd(now[4], binary),
+				bcd(now[3], binary)) *
+		       86400u +
+	       hour * 3600u + bcd(now[1], binary) * 60u + bcd(now[0], binary);
+}
+
+/* ns = ((tsc << shift) * mul) >> 32, shift negative for a right shift,
+ * mul in [2^31, 2^32): KVM's kvm_get_time_scale() in this machine's own
+ * words, which Linux's pvclock_tsc_khz() inverts into the TSC's rate. */
+void hv_kvmclock_init(void)
+{
+	uint64_t f;
+
+	tsc_khz = lapic_tsc_khz();
+	f = tsc_khz * 1000u;
+	scale_shift = 0;
+	while (f > 2 * NSEC_PER_SEC) {
+		f >>= 1;
+		scale_shift--;
+	}
+	while (f <= NSEC_PER_SEC) {
+		f <<= 1;
+		scale_shift++;
+	}
+	scale_mul = (uint32_t)((NSEC_PER_SEC << 32) / f);
+	zero_wall_sec = rtc_seconds();
+	zero_tsc = rdtsc();
+}
+
+static uint64_t ns_since_zero(uint64_t tsc)
+{
+	uint64_t d = tsc - zero_tsc;
+
+	return d / tsc_khz * 1000000u + d % tsc_khz * 1000000u / tsc_khz;
+}
+
+/* The struct of @len bytes at @gpa, if it lies in one shared page of
+ * guest RAM; under rmp_lock, which the caller holds. */
+static void *shared_at(uint64_t gpa, uint64_t len)
+{
+	uint64_t page = gpa & ~(uint64_t)(PAGE - 1);
+
+	if (gpa >= guest_ram_size || (gpa & (PAGE - 1)) > PAGE - len ||
+	    rmp_check_shared_access(&machine_rmp, page) != RMP_ACCESS_OK) {
+		return NULL;
+	}
+	return guest_ptr(gpa, len);
+}
+
+static void write_time(unsigned cpu, uint64_t gpa)
+{
+	struct pvclock_time *t;
+	uint64_t tsc = rdtsc();
+	uint32_t version;
+
+	rmp_lock();
+	t = shared_at(gpa, sizeof(*t));
+	if (t == NULL) {
+		rmp_unlock();
+		mlog("emu: kvmclock: vCPU %u's time at 0x%llx is not in a "
+		     "shared page; not written",
+		     cpu, (unsigned long long)gpa);
+		return;
+	}
+	/* Odd while the fields change (the guest retries), even after. */
+	version = (__atomic_load_n(&t->version, __ATOMIC_RELAXED) + 1u) | 1u;
+	__atomic_store_n(&t->version, version, __ATOMIC_RELEASE);
+	t->tsc_timestamp = tsc;
+	t->system_time = ns_since_zero(tsc);
+	t->tsc_to_system_mul = scale_mul;
+	t->tsc_shift = scale_shift;
+	t->flags = PVCLOCK_TSC_STABLE;
+	__atomic_store_n(&t->version, version + 1u, __ATOMIC_RELEASE);
+	rmp_unlock();
+}
+
+static void write_wall(unsigned cpu, uint64_t gpa)
+{
+	struct pvclock_wall *w;
+	uint32_t version;
+
+	rmp_lock();
+	w = shared_at(gpa, sizeof(*w));
+	if (w == NULL) {
+		rmp_unlock();
+		mlog("emu: kvmclock: vCPU %u's wall clock at 0x%llx is not in "
+		     "a shared page; not written",
+		     cpu, (unsigned long long)gpa);
+		return;
+	}
+	version = (__atomic_load_n(&w->version, __ATOMIC_RELAXED) + 1u) | 1u;
+	__atomic_store_n(&w->version, version, __ATOMIC_RELEASE);
+	w->sec = (uint32_t)zero_wall_sec;
+	w->nsec = 0;
+	__atomic_store_n(&w->version, version + 1u, __ATOMIC_RELEASE);
+	rmp_unlock();
+}
+
+bool hv_kvmclock_msr(struct mcpu *c, bool write, uint32_t msr, uint64_t *val)
+{
+	uint64_t *reg;
+
+	if (msr == MSR_KVM_SYSTEM_TIME_NEW) {
+		reg = &system_time_msr[c->index];
+	} else if (msr == MSR_KVM_WALL_CLOCK_NEW) {
+		reg = &wall_clock_msr[c->index];
+	} else {
+		return false;
+	}
+	if (!write) {
+		*val = *reg;
+		return true;
+	}
+	*reg = *val;
+	if (msr == MSR_KVM_WALL_CLOCK_NEW) {
+		write_wall(c->index, *val);
+	} else if ((*val & SYSTEM_TIME_ENABLE) != 0) {
+		write_time(c->index, *val & ~SYSTEM_TIME_ENABLE);
+	}
+	return true;
+}
