@@ -50,14 +50,13 @@ $(BUILD)/csvsm-ovmf.igvm: $(BIN)/csvsm-igvm $(SNP_FW)
 # line it loads itself (measured direct boot, docs/linux.md). The kernel
 # and initrd come from mk/linux.mk (Debian's); any bzImage and initrd do:
 #   make build/csvsm-linux.igvm LINUX_KERNEL=... LINUX_INITRD=...
+# LINUX_CMDLINE is mk/linux.mk's.
 LINUX_KERNEL ?= $(BUILD)/linux/vmlinuz
 LINUX_INITRD ?= $(BUILD)/linux/initrd.img
-LINUX_CMDLINE ?= console=ttyS0,115200 earlyprintk=serial,ttyS0,115200 \
-	nokaslr tsc=reliable swiotlb=128 pci=off hpet=disable
 $(BUILD)/csvsm-linux.igvm: $(BIN)/csvsm-igvm $(SNP_FW) $(LINUX_KERNEL) \
-		$(LINUX_INITRD)
+		$(LINUX_INITRD) $(BUILD)/linux/cmdline
 	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) --linux $(LINUX_KERNEL) \
-		--initrd $(LINUX_INITRD) --cmdline "$(strip $(LINUX_CMDLINE))" \
+		--initrd $(LINUX_INITRD) --cmdline "$$(cat $(BUILD)/linux/cmdline)" \
 		-o $@
 	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"
 
