@@ -23,6 +23,7 @@ struct view {
 static struct view shared_view;
 static struct view private_view[MACHINE_VMPLS];
 static uint64_t *pml5[MACHINE_VMPLS];
+static uint64_t *pml5_unpaged[MACHINE_VMPLS]; /* private in both slots */
 static uint64_t npt_pages; /* guest pages covered */
 
 static void view_build(struct view *v, uint64_t ram)
@@ -58,15 +59,18 @@ void npt_init(uint64_t ram)
 		pml5[vmpl][0] = (uint64_t)shared_view.pml4 | PTE_TABLE;
 		pml5[vmpl][SLOT_PRIVATE] =
 			(uint64_t)private_view[vmpl].pml4 | PTE_TABLE;
+		pml5_unpaged[vmpl] = mm_alloc_pages(1);
+		pml5_unpaged[vmpl][0] = pml5[vmpl][SLOT_PRIVATE];
+		pml5_unpaged[vmpl][SLOT_PRIVATE] = pml5[vmpl][SLOT_PRIVATE];
 	}
 	rmp_lock();
 	npt_sync(0, ram);
 	rmp_unlock();
 }
 
-uint64_t npt_root(unsigned vmpl)
+uint64_t npt_root(unsigned vmpl, bool paged)
 {
-	return (uint64_t)pml5[vmpl];
+	return (uint64_t)(paged ? pml5[vmpl] : pml5_unpaged[vmpl]);
 }
 
 static uint64_t private_entry(unsigned vmpl, uint64_t gpa, uint64_t hpa)

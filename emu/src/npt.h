@@ -10,17 +10,26 @@
  * (an unvalidated page not at all: its access faults and the hardware
  * raises #VC). Leaves are 4 KiB; addresses outside guest RAM are never
  * mapped. Guest physical address g is host physical MACHINE_GUEST_BASE+g.
+ *
+ * With paging off, an SEV-ES guest's every access is private (there is
+ * no C-bit to clear): a second root per VMPL has the private alias in
+ * slot 0 too, for a vCPU that runs unpaged (an AP in Linux's real-mode
+ * trampoline). QEMU keeps no C-bit of its own, so the world switch picks
+ * the root by CR0.PG at each VMRUN and at the first shared access after
+ * the guest turned paging on (world.c).
  */
 #ifndef MACHINE_NPT_H
 #define MACHINE_NPT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 void npt_init(uint64_t guest_ram_size);
 /** Recompute every view's entries for [@gpa, @gpa + @len). Under
  * rmp_lock. */
 void npt_sync(uint64_t gpa, uint64_t len);
-/** The nested CR3 of @vmpl's view. */
-uint64_t npt_root(unsigned vmpl);
+/** The nested CR3 of @vmpl's view, with guest paging on (@paged) or
+ * off. */
+uint64_t npt_root(unsigned vmpl, bool paged);
 
 #endif /* MACHINE_NPT_H */

@@ -42,6 +42,7 @@
 #define VMGEXIT_LEN 4u
 #define MXCSR_DEFAULT 0x1F80u
 #define XSAVE_MXCSR_OFF 24u
+#define CR0_PG (1ull << 31)
 
 /* Every I/O port and every MSR exits, except the MSRs SEV-ES keeps in
  * the VMSA (VMLOAD/VMSAVE move them): FS, GS, KernelGSBase, the SYSCALL
@@ -119,7 +120,7 @@ static void vmcb_init(struct vmcb *vmcb, unsigned vmpl)
 	ctl->tlb_control = VMCB_TLB_FLUSH_ALL;
 	ctl->int_ctl = VMCB_INT_CTL_V_INTR_MASKING;
 	ctl->np_ctl = VMCB_NP_ENABLE;
-	ctl->n_cr3 = npt_root(vmpl);
+	ctl->n_cr3 = npt_root(vmpl, true);
 }
 
 static struct snp_vmsa *vmsa_of(struct mcpu *c, unsigned vmpl)
@@ -293,7 +294,7 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 {
 	struct vmcb *vmcb = c->vmcb[vmpl];
 	struct vmcb_control *ctl = &vmcb->control;
-	uint64_t gen;
+	uint64_t gen, root;
 
 	fpu_switch(c, vmpl, a->xcr0 != 0 ? a->xcr0 : 1);
 	vcpu_enter(c, a, &vmcb->save);
@@ -327,6 +328,12 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 		c->flush_self = false;
 	}
 	__atomic_store_n(&c->flush_gen_seen, gen, __ATOMIC_SEQ_CST);
+	/* Unpaged, every access is private (npt.h); a new root, a flush. */
+	root = npt_root(vmpl, (a->cr0 & CR0_PG) != 0);
+	if (ctl->n_cr3 != root) {
+		ctl->n_cr3 = root;
+		ctl->tlb_control = VMCB_TLB_FLUSH_ALL;
+	}
 	svm_run((uint64_t)vmcb, &c->gprs, (uint64_t)c->host_save);
 	__atomic_store_n(&c->in_guest, false, __ATOMIC_SEQ_CST);
 	ctl->tlb_control = 0;
@@ -483,6 +490,15 @@ static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 
 	if (walk_private(c, vmpl, a, info1, gpa)) {
 		return; /* the walk runs again, privately */
+	}
+	/* Paging turned on since the VMRUN that chose the unpaged root: a
+	 * shared access meets the private alias. Run again on the paged
+	 * root. (Until then a shared access to a private page went through
+	 * unfaulted; nothing secret crosses, as the bytes are the guest's
+	 * own.) */
+	if ((gpa & MACHINE_C_MASK) == 0 && (a->cr0 & CR0_PG) != 0 &&
+	    c->vmcb[vmpl]->control.n_cr3 == npt_root(vmpl, false)) {
+		return;
 	}
 	if ((info1 & NPF_WRITE) != 0) {
 		perm |= RMP_PERM_WRITE;
