@@ -57,15 +57,14 @@ static unsigned bcd(uint8_t v, bool binary)
  * then the months of this one, leap day counted from March. */
 static uint64_t days_since_epoch(unsigned y, unsigned m, unsigned d)
 {
-	static const unsigned before_month[12] = {0,   31,  59,  90,
-						  120, 151, 181, 212,
-						  243, 273, 304, 334};
+	static const unsigned before_month[12] = {0,   31,  59,	 90,  120, 151,
+						  181, 212, 243, 273, 304, 334};
 	uint64_t days = 0;
 	unsigned yr;
 
 	for (yr = 1970; yr < y; yr++) {
 		days += (yr % 4 == 0 && (yr % 100 != 0 || yr % 400 == 0)) ? 366
-									   : 365;
+									  : 365;
 	}
 	days += before_month[(m - 1) % 12] + d - 1;
 	if (m > 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) {
@@ -107,8 +106,8 @@ static uint64_t rtc_seconds(void)
 	year = bcd(now[6], binary) * 100u + bcd(now[5], binary);
 	if (year < 1970 || bcd(now[4], binary) - 1u > 11u ||
 	    bcd(now[3], binary) == 0) {
-		mlog("emu: kvmclock: the RTC reads %u-%u-%u; wall time 0",
-		     year, bcd(now[4], binary), bcd(now[3], binary));
+		mlog("emu: kvmclock: the RTC reads %u-%u-%u; wall time 0", year,
+		     bcd(now[4], binary), bcd(now[3], binary));
 		return 0;
 	}
 	return days_since_epoch(year, bcd(now[4], binary),

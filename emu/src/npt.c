@@ -24,7 +24,7 @@ static struct view shared_view;
 static struct view private_view[MACHINE_VMPLS];
 static uint64_t *pml5[MACHINE_VMPLS];
 static uint64_t *pml5_unpaged[MACHINE_VMPLS]; /* private in both slots */
-static uint64_t npt_pages; /* guest pages covered */
+static uint64_t npt_pages;		      /* guest pages covered */
 
 static void view_build(struct view *v, uint64_t ram)
 {
