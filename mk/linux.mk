@@ -94,3 +94,11 @@ linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(BIN)/csvsm-verify \
 		scripts/linux-check.sh --smp $$n $(LINUX_EMU)/smp$$n.log \
 			$(LINUX_EMU)/smp$$n $(BUILD)/csvsm-linux.igvm || exit 1; \
 	done
+
+# Wrong inputs fail loudly: csvsm-igvm refuses an old, missing or truncated
+# kernel, a missing initrd, an over-long command line; a corrupt initrd
+# ends in Linux's own panic on the machine.
+.PHONY: linux-refusal-check
+linux-refusal-check: $(LINUX_OLD)/vmlinuz $(LINUX_VMLINUZ) $(LINUX_INITRD) \
+		$(LINUX)/cmdline $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF)
+	@scripts/linux-refusal-check.sh $(LINUX_OLD)/vmlinuz
