@@ -15,13 +15,13 @@ LINUX_GUEST_FILES := test/linux/init test/linux/csvsm-selftest
 # The command line for Linux at VMPL1 under csvsm: a serial console that
 # shows errors only (each byte is a #VC under SNP), options that spare the
 # machine emulation Linux does not need (no HPET, a 256 KiB SWIOTLB, no
-# LA57 trampoline, no i8042 probes, no PCI scan, no check of the 8254's
-# IRQ 0 through the IO-APIC: the machine has no PIT interrupt, Linux times
-# with the local APIC), a reboot (so an exit) on panic, and the self-test
+# LA57 trampoline, no i8042 probes, no check of the 8254's IRQ 0 through
+# the IO-APIC: the machine has no PIT interrupt, Linux times with the
+# local APIC), a reboot (so an exit) on panic, and the self-test
 # (docs/linux.md, "The command line"). Overridable on make's command line;
 # the image is rebuilt when it changes ($(LINUX)/cmdline).
 LINUX_CMDLINE ?= console=ttyS0,115200 quiet nokaslr no5lvl hpet=disable \
-	pci=off no_timer_check tsc=reliable swiotlb=128 i8042.noaux \
+	no_timer_check tsc=reliable swiotlb=128 i8042.noaux \
 	i8042.nokbd panic=-1 csvsm.test=1
 
 # The command line as a file that changes only when the line does.
