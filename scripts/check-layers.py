@@ -71,6 +71,14 @@ EXCEPTIONS = {
     ("src/plat/sim/plat_sim.c", "sim/src/sim_internal.h"),
 }
 
+# The emulated machine (emu/) plays hardware, PSP and KVM: it links the
+# shared floors up to the models and the x86 architecture layer, never the
+# SVSM above them (its vTPM, core, protocols, entry or platforms), whose
+# code it runs only as a guest image (docs/emu.md).
+MACHINE = "emu/"
+MACHINE_CEILING = "kvmmodel"
+MACHINE_MAY_ALSO = ["src/arch/"]
+
 # The -I directories of the builds (mk/toolchain.mk, mk/emu.mk).
 INCLUDE_DIRS = ["include", "sim/include", "src/arch/x86", "src/libc/include"]
 SCAN = ["src", "include", "emu"]
@@ -100,6 +108,7 @@ def main():
     os.chdir(root)
     bad = []
     used = set()
+    ceiling = [n for n, _ in FLOORS].index(MACHINE_CEILING)
     edges = 0
     files = []
     for top in SCAN:
@@ -122,6 +131,15 @@ def main():
                     continue
                 edges += 1
                 up = floor_of(target)
+                if (f.startswith(MACHINE) and up is not None and
+                        up > ceiling and not target.startswith(MACHINE) and
+                        not any(target.startswith(a)
+                                for a in MACHINE_MAY_ALSO)):
+                    bad.append(
+                        f"{f}:{n}: includes {target} ({FLOORS[up][0]}): "
+                        "the machine reaches no SVSM code above the "
+                        f"{MACHINE_CEILING} floor (docs/emu.md)")
+                    continue
                 if up is None:
                     bad.append(f"{f}:{n}: {target} has no floor")
                 elif up > rank:
