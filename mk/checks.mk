@@ -44,9 +44,9 @@ TIDY_SRCS := $(sort $(wildcard src/core/*.c src/core/protocol/*.c \
 	src/mem/*.c src/lib/*.c src/snpmodel/*.c src/kvmmodel/*.c \
 	src/vtpm/*.c src/engine/*.c \
 	src/crypto/*.c src/arch/x86/*.c src/plat/*/*.c src/plat/snp/hw/*.c \
-	sim/src/*.c tools/*/*.c))
+	sim/src/*.c tools/*/*.c emu/src/*.c))
 TIDY_FLAGS := -std=c11 -D_DEFAULT_SOURCE $(INCLUDES) -Isrc/arch/x86 \
-	-Isrc/plat/snp
+	-Isrc/plat/snp -Iemu/src
 
 tidy: $(PKI_C)
 	@clang-tidy --quiet $(TIDY_SRCS) -- $(TIDY_FLAGS) 2>/dev/null \

@@ -113,7 +113,8 @@ static uint64_t rtc_seconds(void)
 	return days_since_epoch(year, bcd(now[4], binary),
 				bcd(now[3], binary)) *
 		       86400u +
-	       hour * 3600u + bcd(now[1], binary) * 60u + bcd(now[0], binary);
+	       (uint64_t)hour * 3600u + (uint64_t)bcd(now[1], binary) * 60u +
+	       bcd(now[0], binary);
 }
 
 /* ns = ((tsc << shift) * mul) >> 32, shift negative for a right shift,

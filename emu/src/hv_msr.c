@@ -119,14 +119,9 @@ bool hv_msr(struct mcpu *c, unsigned vmpl, bool write, uint32_t msr,
 	case MSR_MCG_CAP:
 		return read_only(write, val, 0); /* no MCE banks */
 	case MSR_MCG_STATUS:
+	case MSR_DEBUGCTL: /* no LBR or BTF to give */
 		if (write) {
 			return *val == 0;
-		}
-		*val = 0;
-		return true;
-	case MSR_DEBUGCTL:
-		if (write) {
-			return *val == 0; /* no LBR or BTF to give */
 		}
 		*val = 0;
 		return true;

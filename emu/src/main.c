@@ -170,7 +170,7 @@ void machine_main(uint32_t start_info_pa)
 		machine_exit(MACHINE_EXIT_LAUNCH_REFUSED);
 	}
 	for (i = 0; i < 48; i++) {
-		(void)fmt_snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+		(void)fmt_snprintf(hex + (size_t)2 * i, 3, "%02x", digest[i]);
 	}
 	mlog("launch measurement %s", hex);
 	world_cpu_init(mcpu_this());

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-void npt_init(uint64_t guest_ram_size);
+void npt_init(uint64_t ram);
 /** Recompute every view's entries for [@gpa, @gpa + @len). Under
  * rmp_lock. */
 void npt_sync(uint64_t gpa, uint64_t len);

@@ -39,7 +39,7 @@ bool vc_deliver(struct snp_vmsa *v, unsigned vmpl, unsigned vector,
 	}
 	ist = g.ist & 7u;
 	if (ist != 0) {
-		if (!gw_read(v, vmpl, v->tr.base + TSS_IST1 + 8u * (ist - 1),
+		if (!gw_read(v, vmpl, v->tr.base + TSS_IST1 + 8ull * (ist - 1),
 			     &rsp, sizeof(rsp), false)) {
 			return false;
 		}
