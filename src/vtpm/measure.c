@@ -30,8 +30,8 @@ static uint8_t rsp_buf[SVSM_VTPM_MAX_RESPONSE];
 
 static bool run(const struct tpm_buf *cmd, uint32_t *rsp_len)
 {
-	*rsp_len = vtpm_service_execute(cmd->data, (uint32_t)cmd->len,
-					rsp_buf, sizeof(rsp_buf));
+	*rsp_len = vtpm_service_execute(cmd->data, (uint32_t)cmd->len, rsp_buf,
+					sizeof(rsp_buf));
 	return *rsp_len >= TPM2_HEADER_SIZE &&
 	       tpm_be32(rsp_buf + 6) == TPM2_RC_SUCCESS;
 }
@@ -51,8 +51,8 @@ static enum svsm_err active_banks(uint16_t *algs, unsigned *n)
 		LOG_ERROR("vtpm: GetCapability(TPM_CAP_PCRS) failed");
 		return SVSM_E_INVAL;
 	}
-	b = (struct tpm_buf){.data = rsp_buf, .cap = len,
-			     .len = TPM2_HEADER_SIZE};
+	b = (struct tpm_buf){
+		.data = rsp_buf, .cap = len, .len = TPM2_HEADER_SIZE};
 	(void)tpm_get_u8(&b); /* moreData */
 	if (tpm_get_u32(&b) != TPM2_CAP_PCRS) {
 		return SVSM_E_INVAL;
@@ -94,7 +94,7 @@ enum svsm_err vtpm_measure_begin(uint8_t *log, size_t cap)
 		return err;
 	}
 	return tcg_log_begin(&log_state, log, cap, algs, n) ? SVSM_OK
-							     : SVSM_E_NOMEM;
+							    : SVSM_E_NOMEM;
 }
 
 static void drop_hashes(void)
@@ -165,8 +165,8 @@ static enum svsm_err extend(uint32_t pcr,
 	return SVSM_OK;
 }
 
-enum svsm_err vtpm_measure_finish(uint32_t pcr, uint32_t type,
-				  const void *data, uint32_t len)
+enum svsm_err vtpm_measure_finish(uint32_t pcr, uint32_t type, const void *data,
+				  uint32_t len)
 {
 	static uint8_t digests[TCG_LOG_MAX_BANKS][TCG_DIGEST_MAX];
 	struct tcg_log probe = log_state;

@@ -7,10 +7,10 @@
  * is TCG_PCR_EVENT2 (pcrIndex, eventType, TPML_DIGEST_VALUES, eventSize,
  * event).
  */
+#include "tcg_log.h"
+
 #include "svsm/le.h"
 #include "svsm/std.h"
-
-#include "tcg_log.h"
 
 #define SPEC_ID_SIGNATURE "Spec ID Event03" /* with its NUL: 16 bytes */
 #define SHA1_LEN 20u

@@ -62,8 +62,10 @@ static void must(enum svsm_err err, const char *what)
 	}
 }
 
-/* Extend @pcr with the @size bytes at @gpa, logged with @name. */
-static void measure_range(uint64_t gpa, uint64_t size, const char *name)
+/* Extend PCR 9 with the @size bytes at @gpa, logged as @name (@name_len
+ * bytes with its NUL). */
+static void measure_range(uint64_t gpa, uint64_t size, const char *name,
+			  uint32_t name_len)
 {
 	uint64_t off;
 
@@ -74,9 +76,7 @@ static void measure_range(uint64_t gpa, uint64_t size, const char *name)
 		read_guest(gpa + off, chunk, n);
 		must(vtpm_measure_update(chunk, n), name);
 	}
-	must(vtpm_measure_finish(PCR_FILES, VTPM_EV_IPL, name,
-				 (uint32_t)strlen(name) + 1),
-	     name);
+	must(vtpm_measure_finish(PCR_FILES, VTPM_EV_IPL, name, name_len), name);
 }
 
 size_t snp_linux_measure(const struct csvsm_boot_params *p, uint8_t *log,
@@ -89,17 +89,18 @@ size_t snp_linux_measure(const struct csvsm_boot_params *p, uint8_t *log,
 		return 0;
 	}
 	must(vtpm_measure_begin(log, cap), "the Spec ID event");
-	measure_range(p->linux_kernel_gpa, p->linux_kernel_size,
-		      "csvsm:linux");
+	measure_range(p->linux_kernel_gpa, p->linux_kernel_size, "csvsm:linux",
+		      sizeof("csvsm:linux"));
 	if (p->linux_initrd_size != 0) {
 		measure_range(p->linux_initrd_gpa, p->linux_initrd_size,
-			      "csvsm:initrd");
+			      "csvsm:initrd", sizeof("csvsm:initrd"));
 	}
 	/* The line Linux reads: up to its NUL within cmdline_size (at
 	 * most a page, linux_layout_check). */
 	CHECK(p->linux_cmdline_size <= PAGE);
 	read_guest(p->linux_cmdline_gpa, chunk, PAGE);
-	len = strnlen((const char *)chunk, (size_t)p->linux_cmdline_size);
+	for (len = 0; len < p->linux_cmdline_size && chunk[len] != 0; len++) {
+	}
 	memcpy(event, CMDLINE_PREFIX, CMDLINE_PREFIX_LEN);
 	memcpy(event + CMDLINE_PREFIX_LEN, chunk, len);
 	event[CMDLINE_PREFIX_LEN + len] = '\0';
