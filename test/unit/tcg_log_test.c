@@ -16,19 +16,20 @@ static const uint16_t two[] = {TCG_ALG_SHA1, TCG_ALG_SHA256};
 TEST(tcg_log, spec_id_event_is_the_sha1_format_header)
 {
 	static const uint8_t want[] = {
-		0, 0, 0, 0,		 /* PCR 0 */
-		3, 0, 0, 0,		 /* EV_NO_ACTION */
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 20-byte zero digest */
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* */
-		37, 0, 0, 0,		 /* eventSize: 16 + 12 + 8 + 1 */
-		'S', 'p', 'e', 'c', ' ', 'I', 'D', ' ', 'E', 'v', 'e', 'n',
-		't', '0', '3', 0,	 /* signature */
-		0, 0, 0, 0,		 /* platformClass */
-		0, 2, 0, 2,		 /* minor 0, major 2, errata 0, UINT64 */
-		2, 0, 0, 0,		 /* numberOfAlgorithms */
-		0x04, 0, 20, 0,		 /* SHA-1, 20 */
-		0x0B, 0, 32, 0,		 /* SHA-256, 32 */
-		0,			 /* vendorInfoSize */
+		0,    0,   0,	0, /* PCR 0 */
+		3,    0,   0,	0, /* EV_NO_ACTION */
+		0,    0,   0,	0,   0,	  0,   0,   0,	 0,   0, /* 20-byte zero
+								    digest */
+		0,    0,   0,	0,   0,	  0,   0,   0,	 0,   0, /* */
+		37,   0,   0,	0, /* eventSize: 16 + 12 + 8 + 1 */
+		'S',  'p', 'e', 'c', ' ', 'I', 'D', ' ', 'E', 'v', 'e',
+		'n',  't', '0', '3', 0, /* signature */
+		0,    0,   0,	0,	/* platformClass */
+		0,    2,   0,	2,	/* minor 0, major 2, errata 0, UINT64 */
+		2,    0,   0,	0,	/* numberOfAlgorithms */
+		0x04, 0,   20,	0,	/* SHA-1, 20 */
+		0x0B, 0,   32,	0,	/* SHA-256, 32 */
+		0,			/* vendorInfoSize */
 	};
 	uint8_t buf[256];
 	struct tcg_log l;

@@ -9,6 +9,8 @@
  * takes them. The image is untrusted input here: every range is checked
  * against the pages it holds.
  */
+#include "pcrs.h"
+
 #include <getopt.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -22,7 +24,6 @@
 
 #include "../common/file_io.h"
 #include "../common/hex.h"
-#include "pcrs.h"
 
 #define MAX_FILE (512u << 20)
 #define PAGE 4096u
@@ -121,11 +122,13 @@ static int from_files(const char *bz_path, const char *initrd_path,
 	}
 	/* boot.rst: setup_sects at 0x1F1, 0 meaning 4; the real-mode
 	 * part is it plus the boot sector, in 512-byte sectors. */
-	setup = bz_len > 0x1F1 ? ((bz[0x1F1] ? bz[0x1F1] : 4) + 1u) * 512u
-			       : bz_len;
+	setup = bz_len > 0x1F1
+			? (size_t)((bz[0x1F1] ? bz[0x1F1] : 4) + 1u) * 512u
+			: bz_len;
 	if (setup >= bz_len) {
-		fprintf(stderr, "csvsm-igvm: %s: no kernel after its setup "
-				"sectors\n",
+		fprintf(stderr,
+			"csvsm-igvm: %s: no kernel after its setup "
+			"sectors\n",
 			bz_path);
 		goto out;
 	}
@@ -206,11 +209,10 @@ static int collect(struct igvm_file *f)
 			}
 			/* igvm_next checked file_offset + n pages. */
 			pages[npages].gpa = p.gpa + (uint64_t)k * PAGE;
-			pages[npages].data =
-				p.file_offset == 0
-					? NULL
-					: f->data + p.file_offset +
-						  (size_t)k * PAGE;
+			pages[npages].data = p.file_offset == 0
+						     ? NULL
+						     : f->data + p.file_offset +
+							       (size_t)k * PAGE;
 			npages++;
 		}
 	}
@@ -291,8 +293,9 @@ static int from_image(const char *path)
 	    range(bp.linux_kernel_gpa, bp.linux_kernel_size, &kernel) != 0 ||
 	    range(bp.linux_initrd_gpa, bp.linux_initrd_size, &initrd) != 0 ||
 	    range(bp.linux_cmdline_gpa, PAGE, &cmd) != 0) {
-		fprintf(stderr, "csvsm-igvm: %s: the Linux inputs are not "
-				"the image's pages\n",
+		fprintf(stderr,
+			"csvsm-igvm: %s: the Linux inputs are not "
+			"the image's pages\n",
 			path);
 		goto out;
 	}
