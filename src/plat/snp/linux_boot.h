@@ -123,10 +123,11 @@ size_t snp_linux_measure(const struct csvsm_boot_params *p, uint8_t *log,
 /**
  * After svsm_init(): load Linux as @p says on the host's RAM (@ram, @n):
  * check the kernel's header, build the e820 table, validate every e820
- * RAM page and the ACPI region, load ACPI, write setup_data and the zero
- * page, grant it all to the guest's VMPL; switch the boot VMSA
- * (@boot_vmsa, not yet running) to 5-level paging if Linux will want it
- * (linux_wants_la57). A hypervisor lie terminates
+ * RAM page and the ACPI region, load ACPI, measure the kernel, initrd and
+ * command line (snp_linux_measure), write setup_data (the CC blob, the
+ * event log) and the zero page, grant it all to the guest's VMPL; switch
+ * the boot VMSA (@boot_vmsa, not yet running) to 5-level paging if Linux
+ * will want it (linux_wants_la57). A hypervisor lie terminates
  * (TERM_CSVSM_LINUX_MEMORY_MAP), a kernel that cannot run refuses with
  * its reason (TERM_CSVSM_BAD_BOOT_INFO).
  */
