@@ -96,6 +96,19 @@ struct linux_setup_data {
 } __attribute__((packed));
 _Static_assert(sizeof(struct linux_setup_data) == 16, "setup_data");
 
+/* csvsm's own setup_data type (docs/vtpm.md, "The event log"): the node's
+ * data is the TCG2 crypto-agile event log of what the SVSM measured as
+ * Linux's loader. Far above Linux's enum (1 to 10 so far) and without
+ * SETUP_INDIRECT (bit 31): Linux reserves the node like every other
+ * (memblock_x86_reserve_range_setup_data), ignores its contents and shows
+ * it as /sys/kernel/boot_params/setup_data/N/{type,data}. The value is
+ * "CSVL" read as big-endian ASCII. The node sits in the setup_data page
+ * at LINUX_SETUP_LOG_OFFSET, chained after the SETUP_CC_BLOB node, so
+ * the log has LINUX_SETUP_LOG_MAX bytes. */
+#define LINUX_SETUP_CSVSM_TCG_LOG 0x4353564Cu
+#define LINUX_SETUP_LOG_OFFSET 0x100u
+#define LINUX_SETUP_LOG_MAX (4096u - LINUX_SETUP_LOG_OFFSET - 16u)
+
 /* struct cc_blob_sev_info (asm/sev.h): the SEV-SNP secrets and CPUID
  * pages, which Linux finds through a SETUP_CC_BLOB node whose data is
  * the blob's u32 address (so the blob lies below 4 GiB). */

@@ -32,6 +32,20 @@ bool crypto_sha384(const struct crypto_piece *pieces, size_t count,
 bool crypto_sha512(const struct crypto_piece *pieces, size_t count,
 		   uint8_t out[CRYPTO_SHA512_LEN]);
 
+/* A digest computed over data that arrives in parts (a kernel read page
+ * by page). The algorithm is a TPM_ALG_ID (TPM 2.0 Part 2): SHA-1
+ * 0x0004, SHA-256 0x000B, SHA-384 0x000C, SHA-512 0x000D. */
+struct crypto_hash;
+
+/** The digest length of TPM_ALG_ID @alg, 0 if libcrypto has none here. */
+size_t crypto_hash_len(uint16_t alg);
+/** A new digest of @alg (crypto_hash_len() nonzero), or NULL. */
+struct crypto_hash *crypto_hash_begin(uint16_t alg);
+bool crypto_hash_update(struct crypto_hash *h, const void *data, size_t len);
+/** The digest (crypto_hash_len bytes) to @out; frees @h (even on false;
+ * NULL is fine and false). */
+bool crypto_hash_end(struct crypto_hash *h, uint8_t *out);
+
 /** HMAC-SHA-384 of @msg under @key. */
 bool crypto_hmac_sha384(const uint8_t *key, size_t key_len, const void *msg,
 			size_t msg_len, uint8_t out[CRYPTO_SHA384_LEN]);

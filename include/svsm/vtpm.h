@@ -46,6 +46,35 @@ bool vtpm_service_active(void);
 uint32_t vtpm_service_execute(const uint8_t *cmd, uint32_t cmd_len,
 			      uint8_t *rsp, uint32_t rsp_max);
 
+/*
+ * Measured boot (src/vtpm/measure.c, docs/vtpm.md): the loader hashes an
+ * object with every active PCR bank, extends one PCR with those digests
+ * through vtpm_service_execute (TPM2_PCR_Extend, the path guest commands
+ * take) and appends the event to a TCG2 crypto-agile log. Boot only: one
+ * caller, before the guest runs (a single static state).
+ */
+#define VTPM_EV_IPL 0x0Du
+
+/**
+ * The active banks (TPM2_GetCapability(TPM_CAP_PCRS)), then the log's
+ * Spec ID event at @log (@cap bytes). SVSM_E_INVAL if the TPM gives no
+ * banks or a bank libcrypto cannot hash; SVSM_E_NOMEM if @cap is short.
+ */
+enum svsm_err vtpm_measure_begin(uint8_t *log, size_t cap);
+/** Start an event's digests (one per bank). */
+enum svsm_err vtpm_measure_start(void);
+/** More bytes of the object being measured. */
+enum svsm_err vtpm_measure_update(const void *data, size_t len);
+/**
+ * Finish the digests, extend @pcr with them, log the event (@type, event
+ * data @data of @len bytes). SVSM_E_NOMEM if the log is full (nothing
+ * extended), SVSM_E_INVAL if the TPM refused the extend.
+ */
+enum svsm_err vtpm_measure_finish(uint32_t pcr, uint32_t type, const void *data,
+				  uint32_t len);
+/** The log's length so far. */
+size_t vtpm_measure_log_len(void);
+
 /** The EK's TPMT_PUBLIC (the vTPM's attestation manifest). */
 const uint8_t *vtpm_ek_public(size_t *len);
 

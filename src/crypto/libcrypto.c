@@ -46,6 +46,81 @@ static bool digest(const EVP_MD *md, const struct crypto_piece *pieces,
 	return ok;
 }
 
+static const EVP_MD *hash_md(uint16_t alg)
+{
+	switch (alg) {
+	case 0x0004:
+		return EVP_sha1();
+	case 0x000B:
+		return EVP_sha256();
+	case 0x000C:
+		return EVP_sha384();
+	case 0x000D:
+		return EVP_sha512();
+	default:
+		return NULL;
+	}
+}
+
+size_t crypto_hash_len(uint16_t alg)
+{
+	const EVP_MD *md = hash_md(alg);
+	int len;
+
+	if (md == NULL) {
+		return 0;
+	}
+	enter();
+	len = EVP_MD_get_size(md);
+	leave();
+	return len > 0 ? (size_t)len : 0;
+}
+
+struct crypto_hash *crypto_hash_begin(uint16_t alg)
+{
+	const EVP_MD *md = hash_md(alg);
+	EVP_MD_CTX *ctx;
+
+	if (md == NULL) {
+		return NULL;
+	}
+	enter();
+	ctx = EVP_MD_CTX_new();
+	if (ctx != NULL && EVP_DigestInit_ex(ctx, md, NULL) != 1) {
+		EVP_MD_CTX_free(ctx);
+		ctx = NULL;
+	}
+	leave();
+	return (struct crypto_hash *)ctx;
+}
+
+bool crypto_hash_update(struct crypto_hash *h, const void *data, size_t len)
+{
+	bool ok;
+
+	if (h == NULL) {
+		return false;
+	}
+	enter();
+	ok = EVP_DigestUpdate((EVP_MD_CTX *)h, data, len) == 1;
+	leave();
+	return ok;
+}
+
+bool crypto_hash_end(struct crypto_hash *h, uint8_t *out)
+{
+	bool ok;
+
+	if (h == NULL) {
+		return false;
+	}
+	enter();
+	ok = EVP_DigestFinal_ex((EVP_MD_CTX *)h, out, NULL) == 1;
+	EVP_MD_CTX_free((EVP_MD_CTX *)h);
+	leave();
+	return ok;
+}
+
 bool crypto_sha384(const struct crypto_piece *pieces, size_t count,
 		   uint8_t out[CRYPTO_SHA384_LEN])
 {

@@ -10,6 +10,7 @@
 # and damaged files are refused.
 import hashlib
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -457,6 +458,90 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("measure", limg)
     expect(r.returncode == 0 and r.stdout.strip() == ld2.hex(),
            "--linux: measure covers kernel, initrd and command line")
+    # pcrs (docs/vtpm.md, "Measured boot"): PCR 9 = H(H(0) || H(kernel's
+    # protected-mode part)) then || H(initrd); PCR 8 = H(0 || H(cmdline)),
+    # per bank, recomputed here with hashlib.
+    def want_pcrs(kernel_part, initrd_bytes, cmd):
+        out = {}
+        for bank in ("sha1", "sha256", "sha384", "sha512"):
+            def ext(pcr, data):
+                return hashlib.new(bank, pcr + hashlib.new(bank, data)
+                                   .digest()).digest()
+            zero = bytes(hashlib.new(bank).digest_size)
+            p9 = ext(zero, kernel_part)
+            if initrd_bytes:
+                p9 = ext(p9, initrd_bytes)
+            out[f"{bank} 8"] = ext(zero, cmd.encode()).hex()
+            out[f"{bank} 9"] = p9.hex()
+        return out
+
+    def got_pcrs(*args):
+        r = run("pcrs", *args)
+        if r.returncode != 0:
+            return {"error": r.stderr}
+        return {" ".join(ln.split()[:2]): ln.split()[2]
+                for ln in r.stdout.splitlines()}
+
+    lwant = want_pcrs(kpart, initrd, cmdline)
+    expect(got_pcrs(limg) == lwant,
+           "pcrs IMAGE: PCRs 8 and 9 per bank equal hashlib's")
+    expect(got_pcrs("--linux", f"{tmp}/bzImage", "--initrd", f"{tmp}/initrd",
+                    "--cmdline", cmdline) == lwant,
+           "pcrs --linux/--initrd/--cmdline: the same from the files")
+    expect(got_pcrs("--linux", f"{tmp}/bzImage")
+           == want_pcrs(kpart, b"", ""),
+           "pcrs without initrd or command line")
+    expect(run("pcrs", KERNEL).returncode != 0,
+           "pcrs refuses a file that is not a Linux image")
+
+    # The firmware's own log (the snp loader in the simulator,
+    # test/sim/snp_linux_test.c: a 0xC3 kernel of 64 pages + 0x123
+    # bytes, a zero initrd of 3 pages, an empty command line), parsed
+    # and replayed by tpm2_eventlog, equals pcrs and hashlib.
+    tests = os.path.join(os.path.dirname(TOOL), "csvsm-tests-snp")
+    if os.path.exists(tests) and shutil.which("tpm2_eventlog"):
+        logf = f"{tmp}/tcg.log"
+        r = subprocess.run(
+            [tests, "snp_linux.measures_kernel_initrd_and_command_line"],
+            env=dict(os.environ, CSVSM_TCG_LOG_OUT=logf),
+            capture_output=True, text=True)
+        expect(r.returncode == 0 and os.path.exists(logf),
+               f"the sim writes the firmware's event log: {r.stdout}")
+        sim_k = b"\xC3" * (64 * 4096 + 0x123)
+        sim_i = bytes(3 * 4096)
+        fake = bytearray(5 * 512)
+        fake[0x1F1] = 4
+        open(f"{tmp}/sim-bz", "wb").write(bytes(fake) + sim_k)
+        open(f"{tmp}/sim-initrd", "wb").write(sim_i)
+        swant = want_pcrs(sim_k, sim_i, "")
+        expect(got_pcrs("--linux", f"{tmp}/sim-bz", "--initrd",
+                        f"{tmp}/sim-initrd", "--cmdline", "") == swant,
+               "pcrs from the sim's inputs equals hashlib")
+        r = subprocess.run(["tpm2_eventlog", logf], capture_output=True,
+                           text=True)
+        replay, bank = {}, None
+        in_pcrs = False
+        for ln in r.stdout.splitlines():
+            if ln.startswith("pcrs:"):
+                in_pcrs = True
+            elif in_pcrs and ln.strip().endswith(":") and \
+                    ln.startswith("  ") and not ln.startswith("    "):
+                bank = ln.strip()[:-1]
+            elif in_pcrs and bank and ":" in ln:
+                idx, val = ln.split(":", 1)
+                replay[f"{bank} {idx.strip()}"] = val.strip()[2:]
+        expect(r.returncode == 0 and replay == swant,
+               f"tpm2_eventlog replays the firmware's log to pcrs' values "
+               f"({r.stderr.strip()!r})")
+        expect(r.stdout.count("EV_IPL") == 3 and
+               "Spec ID Event03" in r.stdout and
+               "kernel_cmdline: " in r.stdout and
+               "csvsm:linux" in r.stdout and "csvsm:initrd" in r.stdout,
+               "tpm2_eventlog: the Spec ID event and three EV_IPL events")
+    else:
+        print("igvm-check: no csvsm-tests-snp or tpm2_eventlog: the "
+              "firmware's log is not replayed")
+
     open(f"{tmp}/initrd2", "wb").write(initrd[:-1] + b"!")
     run("build", "--svsm", ELF, "--linux", f"{tmp}/bzImage", "--initrd",
         f"{tmp}/initrd2", "--cmdline", cmdline, "-o", f"{tmp}/l2.igvm")

@@ -8,6 +8,9 @@
  * (bit 0 R, 1 W, 2 X-user, 3 X-super), Linux's need that every e820 RAM
  * page be validated before entry.
  */
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "svsm/le.h"
@@ -16,6 +19,7 @@
 #include "abi/csvsm_boot.h"
 #include "abi/linux_boot.h"
 #include "abi/snp.h"
+#include "abi/svsm_call.h"
 
 #include "../framework/test.h"
 #include "guest.h"
@@ -217,6 +221,186 @@ TEST(snp_linux, loads_linux_on_2m_rmp_entries)
 TEST(snp_linux, loads_linux_on_4k_rmp_entries)
 {
 	load(false);
+}
+
+/* Measured boot: SHA-256 with libcrypto (the test's own truth). */
+static void sha256(const void *a, size_t alen, const void *b, size_t blen,
+		   uint8_t out[32])
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+
+	ASSERT_TRUE(c != NULL);
+	ASSERT_EQ(EVP_DigestInit_ex(c, EVP_sha256(), NULL), 1);
+	ASSERT_EQ(EVP_DigestUpdate(c, a, alen), 1);
+	if (blen != 0) {
+		ASSERT_EQ(EVP_DigestUpdate(c, b, blen), 1);
+	}
+	ASSERT_EQ(EVP_DigestFinal_ex(c, out, NULL), 1);
+	EVP_MD_CTX_free(c);
+}
+
+static void extend(uint8_t pcr[32], const uint8_t d[32])
+{
+	sha256(pcr, 32, d, 32, pcr);
+}
+
+/* PCRs 8 and 9 of the SHA-256 bank, as the guest reads them. */
+static void read_pcrs(struct sim_machine *m, uint8_t p8[32], uint8_t p9[32])
+{
+	/* TPM2_PCR_Read: one selection, SHA-256, 3 bytes, PCRs 8 and 9. */
+	static const uint8_t cmd[] = {0x80, 0x01, 0,	0, 0, 20, 0,
+				      0,    0x01, 0x7E, 0, 0, 0,  1,
+				      0x00, 0x0B, 3,	0, 3, 0};
+	uint8_t rsp[512];
+	uint32_t len = 0, result = ~0u;
+
+	ASSERT_EQ(sim_vtpm_command(m, 0, 30 * MIB, cmd, sizeof(cmd), rsp,
+				   sizeof(rsp), &len, &result),
+		  SIM_OK);
+	ASSERT_EQ(result, SVSM_SUCCESS);
+	/* header 10, update counter 4, selection 10, count 4, then two
+	 * TPM2B_DIGESTs of 32 bytes. */
+	ASSERT_EQ(len, 10u + 4 + 10 + 4 + 2 * 34);
+	ASSERT_EQ(rsp[6] | rsp[7] | rsp[8] | rsp[9], 0);
+	ASSERT_EQ(rsp[27], 2);
+	ASSERT_EQ(rsp[29], 32);
+	memcpy(p8, rsp + 30, 32);
+	ASSERT_EQ(rsp[63], 32);
+	memcpy(p9, rsp + 64, 32);
+}
+
+struct log_event {
+	uint32_t pcr, type;
+	const uint8_t *sha256;
+	const uint8_t *data;
+	uint32_t len;
+};
+
+/* Walk the TCG2 log (@log, @len): the Spec ID event, then up to @max
+ * events; returns how many, each with its SHA-256 digest. */
+static unsigned parse_log(const uint8_t *log, size_t len, struct log_event *ev,
+			  unsigned max)
+{
+	size_t off, spec_len;
+	unsigned nalg, i, n = 0;
+
+	ASSERT_TRUE(len >= 32 + 16);
+	EXPECT_EQ(le_get32(log), 0u);
+	EXPECT_EQ(le_get32(log + 4), 3u); /* EV_NO_ACTION */
+	spec_len = le_get32(log + 28);
+	EXPECT_EQ(memcmp(log + 32, "Spec ID Event03", 16), 0);
+	nalg = le_get32(log + 32 + 24);
+	ASSERT_TRUE(nalg >= 1 && nalg <= 4);
+	ASSERT_EQ(spec_len, 16u + 12 + 4 * nalg + 1);
+	off = 32 + spec_len;
+	while (off < len && n < max) {
+		unsigned count;
+
+		ASSERT_TRUE(len - off >= 12);
+		ev[n].pcr = le_get32(log + off);
+		ev[n].type = le_get32(log + off + 4);
+		count = le_get32(log + off + 8);
+		ASSERT_EQ(count, nalg);
+		off += 12;
+		ev[n].sha256 = NULL;
+		for (i = 0; i < count; i++) {
+			uint16_t alg = le_get16(log + off);
+			size_t dl = alg == 4	 ? 20
+				    : alg == 0xB ? 32
+				    : alg == 0xC ? 48
+						 : 64;
+
+			if (alg == 0xB) {
+				ev[n].sha256 = log + off + 2;
+			}
+			off += 2 + dl;
+		}
+		ASSERT_TRUE(ev[n].sha256 != NULL && len - off >= 4);
+		ev[n].len = le_get32(log + off);
+		ev[n].data = log + off + 4;
+		off += 4 + ev[n].len;
+		ASSERT_TRUE(off <= len);
+		n++;
+	}
+	EXPECT_EQ(off, len);
+	return n;
+}
+
+TEST(snp_linux, measures_kernel_initrd_and_command_line_into_pcrs_8_9)
+{
+	static uint8_t sd[PAGE], buf[PAGE], initrd[INITRD_SIZE];
+	struct log_event ev[4];
+	struct sim_config cfg;
+	struct sim_machine *m;
+	uint8_t want8[32] = {0}, want9[32] = {0}, d[32], p8[32], p9[32];
+	uint64_t log_node;
+	size_t cmd_len;
+
+	linux_config(&cfg);
+	cfg.vtpm = true;
+	m = tm_create(&cfg);
+
+	/* The truth: the launched bytes, hashed here. */
+	sha256(kernel, KERNEL_SIZE, NULL, 0, d);
+	extend(want9, d);
+	ASSERT_EQ(sim_mem_read(m, INITRD, initrd, INITRD_SIZE), SIM_OK);
+	sha256(initrd, INITRD_SIZE, NULL, 0, d);
+	extend(want9, d);
+	ASSERT_EQ(sim_mem_read(m, LOADER + 2 * PAGE, buf, PAGE), SIM_OK);
+	cmd_len = strnlen((const char *)buf, layout.linux_cmdline_size);
+	sha256(buf, cmd_len, NULL, 0, d);
+	extend(want8, d);
+
+	read_pcrs(m, p8, p9);
+	EXPECT_EQ(memcmp(p8, want8, 32), 0);
+	EXPECT_EQ(memcmp(p9, want9, 32), 0);
+
+	/* setup_data: the CC blob node first and whole, then the log. */
+	ASSERT_EQ(sim_mem_read(m, LOADER + PAGE, sd, PAGE), SIM_OK);
+	EXPECT_EQ(le_get32(sd + 8), LINUX_SETUP_CC_BLOB);
+	EXPECT_EQ(le_get32(sd + 12), 4u);
+	EXPECT_EQ(le_get32(sd + le_get32(sd + 16) - LOADER - PAGE),
+		  LINUX_CC_BLOB_MAGIC);
+	log_node = le_get64(sd);
+	ASSERT_EQ(log_node, LOADER + PAGE + LINUX_SETUP_LOG_OFFSET);
+	EXPECT_EQ(le_get64(sd + LINUX_SETUP_LOG_OFFSET), 0u);
+	EXPECT_EQ(le_get32(sd + LINUX_SETUP_LOG_OFFSET + 8),
+		  LINUX_SETUP_CSVSM_TCG_LOG);
+	{
+		uint32_t len = le_get32(sd + LINUX_SETUP_LOG_OFFSET + 12);
+		uint8_t replay8[32] = {0}, replay9[32] = {0};
+		unsigned n, i;
+
+		ASSERT_TRUE(len <= LINUX_SETUP_LOG_MAX);
+		/* For tpm2_eventlog (test/igvm/igvm_check.py replays it). */
+		if (getenv("CSVSM_TCG_LOG_OUT") != NULL) {
+			FILE *f = fopen(getenv("CSVSM_TCG_LOG_OUT"), "wb");
+
+			ASSERT_TRUE(f != NULL);
+			ASSERT_EQ(fwrite(sd + LINUX_SETUP_LOG_OFFSET + 16, 1,
+					 len, f),
+				  len);
+			fclose(f);
+		}
+		n = parse_log(sd + LINUX_SETUP_LOG_OFFSET + 16, len, ev, 4);
+		ASSERT_EQ(n, 3u);
+		EXPECT_EQ(ev[0].pcr, 9u);
+		EXPECT_EQ(ev[0].type, 0xDu); /* EV_IPL */
+		EXPECT_EQ(ev[0].len, 12u);
+		EXPECT_EQ(memcmp(ev[0].data, "csvsm:linux", 12), 0);
+		EXPECT_EQ(ev[1].pcr, 9u);
+		EXPECT_EQ(memcmp(ev[1].data, "csvsm:initrd", 13), 0);
+		EXPECT_EQ(ev[2].pcr, 8u);
+		EXPECT_EQ(ev[2].len, 17u + cmd_len);
+		EXPECT_EQ(memcmp(ev[2].data, "kernel_cmdline: ", 16), 0);
+		EXPECT_EQ(ev[2].data[ev[2].len - 1], 0);
+		for (i = 0; i < n; i++) {
+			extend(ev[i].pcr == 8 ? replay8 : replay9,
+			       ev[i].sha256);
+		}
+		EXPECT_EQ(memcmp(replay8, p8, 32), 0);
+		EXPECT_EQ(memcmp(replay9, p9, 32), 0);
+	}
 }
 
 static void expect_refused(const struct sim_config *cfg, uint32_t code)

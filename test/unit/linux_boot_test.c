@@ -361,6 +361,32 @@ TEST(linux_zero_page, cc_blob_through_setup_data)
 	EXPECT_EQ(le_get32(pg + blob + 0x20), 4096u);
 }
 
+/* The event log node: chained after the CC blob node, which stays
+ * first and whole; the log's bytes (already written) untouched. */
+TEST(linux_zero_page, the_log_node_follows_the_cc_blob)
+{
+	static uint8_t pg[4096], before[4096];
+	uint32_t blob;
+
+	linux_setup_data_build(pg, 0x71000, 0x75000, 0x76000);
+	memset(pg + LINUX_SETUP_LOG_OFFSET + 16, 0xA5, 100);
+	memcpy(before, pg, sizeof(pg));
+	linux_setup_data_chain_log(pg, 0x71000, 100);
+	EXPECT_EQ(le_get64(pg), 0x71000ull + LINUX_SETUP_LOG_OFFSET);
+	EXPECT_EQ(le_get32(pg + 8), LINUX_SETUP_CC_BLOB);
+	blob = le_get32(pg + 16) - 0x71000;
+	EXPECT_EQ(memcmp(pg + 8, before + 8, LINUX_SETUP_LOG_OFFSET - 8), 0);
+	EXPECT_TRUE(blob + 0x28 <= LINUX_SETUP_LOG_OFFSET);
+	EXPECT_EQ(le_get64(pg + LINUX_SETUP_LOG_OFFSET), 0ull);
+	EXPECT_EQ(le_get32(pg + LINUX_SETUP_LOG_OFFSET + 8), 0x4353564Cu);
+	EXPECT_EQ(le_get32(pg + LINUX_SETUP_LOG_OFFSET + 12), 100u);
+	EXPECT_EQ(memcmp(pg + LINUX_SETUP_LOG_OFFSET + 16,
+			 before + LINUX_SETUP_LOG_OFFSET + 16,
+			 4096 - LINUX_SETUP_LOG_OFFSET - 16),
+		  0);
+	EXPECT_EQ(LINUX_SETUP_LOG_MAX, 4096u - 0x110);
+}
+
 /* A CPUID page with leaf 0 (max 0xD) and leaf 7, LA57 as @la57. */
 static void la57_table(struct snp_cpuid_table *t, bool la57)
 {

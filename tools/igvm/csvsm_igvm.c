@@ -7,6 +7,8 @@
  *                    [--policy HEX] [--svsm-size BYTES] [--c-bit N] -o OUT
  *   csvsm-igvm dump FILE       every structure, page counts, measurement
  *   csvsm-igvm measure FILE    the SEV-SNP launch digest (MEASUREMENT)
+ *   csvsm-igvm pcrs IMAGE      the PCR 8 and 9 values it boots Linux to
+ *                              (or --linux/--initrd/--cmdline files)
  *   csvsm-igvm copy IN OUT     parse and write again (round trip)
  * The image: the SVSM's ELF segments (build/snp/csvsm-snp.elf), then its
  * secrets page, CPUID page, a memory-map parameter page, csvsm's boot
@@ -42,6 +44,7 @@
 #include "igvm_write.h"
 #include "linux_image.h"
 #include "page_set.h"
+#include "pcrs.h"
 
 #define DEFAULT_POLICY 0x30000ull /* SMT allowed, bit 17 (must be one) */
 #define MAX_FILE (512u << 20)
@@ -788,7 +791,9 @@ static int usage(void)
 		"[--cmdline STRING]]\n"
 		"                        [--policy HEX] [--svsm-size BYTES] "
 		"[--c-bit N] -o OUT\n"
-		"       csvsm-igvm dump FILE | measure FILE | copy IN OUT\n");
+		"       csvsm-igvm dump FILE | measure FILE | copy IN OUT\n"
+		"       csvsm-igvm pcrs IMAGE | pcrs --linux BZIMAGE "
+		"[--initrd FILE] [--cmdline STRING]\n");
 	return 2;
 }
 
@@ -819,6 +824,9 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 3 && strcmp(argv[1], "measure") == 0) {
 		return dump(argv[2], 1);
+	}
+	if (argc >= 2 && strcmp(argv[1], "pcrs") == 0) {
+		return pcrs_main(argc - 1, argv + 1);
 	}
 	if (argc >= 4 && strcmp(argv[1], "copy") == 0) {
 		return copy(argv[2], argv[3]);

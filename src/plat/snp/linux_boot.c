@@ -4,7 +4,8 @@
  * docs/linux.md), after svsm_init() created the boot vCPU's VMSA at the
  * kernel's 64-bit entry: the e820 table from the host's map, every e820
  * RAM page validated and granted to the guest's VMPL (Linux without EFI
- * accepts no memory lazily), ACPI, the CC blob, the zero page.
+ * accepts no memory lazily), ACPI, the CC blob, the measurements and
+ * their event log (linux_measure.c), the zero page.
  *
  * Threats: the host's memory map is hostile (T19): RAM is only what the
  * host and the SVSM both call RAM, minus the SVSM region and the
@@ -259,6 +260,7 @@ void snp_linux_load(const struct csvsm_boot_params *p,
 	struct bzimage_hdr h;
 	struct linux_zero_page_in zp;
 	uint64_t rsdp, gpa;
+	size_t log_len;
 	unsigned i;
 	const char *why;
 	enum svsm_err err;
@@ -314,6 +316,15 @@ void snp_linux_load(const struct csvsm_boot_params *p,
 	}
 	linux_setup_data_build(page_buf, p->linux_setup_data_gpa,
 			       p->guest_secrets_gpa, p->guest_cpuid_gpa);
+	/* Measured boot: the log is written into the page's log node. */
+	log_len = snp_linux_measure(p,
+				    page_buf + LINUX_SETUP_LOG_OFFSET +
+					    sizeof(struct linux_setup_data),
+				    LINUX_SETUP_LOG_MAX);
+	if (log_len != 0) {
+		linux_setup_data_chain_log(page_buf, p->linux_setup_data_gpa,
+					   (uint32_t)log_len);
+	}
 	write_page(p->linux_setup_data_gpa, page_buf, PAGE);
 	zp = (struct linux_zero_page_in){
 		.setup_hdr = hdr_buf,

@@ -100,12 +100,34 @@ void linux_setup_data_build(uint8_t *page, uint64_t page_gpa,
 			    uint64_t secrets_gpa, uint64_t cpuid_gpa);
 
 /**
+ * Chain the TCG log node after the SETUP_CC_BLOB node in the setup_data
+ * page (@page from linux_setup_data_build, at @page_gpa): the node at
+ * LINUX_SETUP_LOG_OFFSET, type LINUX_SETUP_CSVSM_TCG_LOG, its data the
+ * @log_len bytes (at most LINUX_SETUP_LOG_MAX) already written after it.
+ */
+void linux_setup_data_chain_log(uint8_t *page, uint64_t page_gpa,
+				uint32_t log_len);
+
+/**
+ * Measured boot (linux_measure.c, docs/vtpm.md): with the vTPM serving,
+ * extend PCR 9 with the bzImage and the initrd, PCR 8 with the command
+ * line, GRUB's way, and write the TCG2 log to @log (@cap bytes). Returns
+ * the log's length, 0 if there is no vTPM (nothing measured). A command
+ * line too long for the log is refused (TERM_CSVSM_BAD_BOOT_INFO); a vTPM
+ * that fails its own extend is a broken invariant (panic): the guest
+ * never runs unmeasured.
+ */
+size_t snp_linux_measure(const struct csvsm_boot_params *p, uint8_t *log,
+			 size_t cap);
+
+/**
  * After svsm_init(): load Linux as @p says on the host's RAM (@ram, @n):
  * check the kernel's header, build the e820 table, validate every e820
- * RAM page and the ACPI region, load ACPI, write setup_data and the zero
- * page, grant it all to the guest's VMPL; switch the boot VMSA
- * (@boot_vmsa, not yet running) to 5-level paging if Linux will want it
- * (linux_wants_la57). A hypervisor lie terminates
+ * RAM page and the ACPI region, load ACPI, measure the kernel, initrd and
+ * command line (snp_linux_measure), write setup_data (the CC blob, the
+ * event log) and the zero page, grant it all to the guest's VMPL; switch
+ * the boot VMSA (@boot_vmsa, not yet running) to 5-level paging if Linux
+ * will want it (linux_wants_la57). A hypervisor lie terminates
  * (TERM_CSVSM_LINUX_MEMORY_MAP), a kernel that cannot run refuses with
  * its reason (TERM_CSVSM_BAD_BOOT_INFO).
  */

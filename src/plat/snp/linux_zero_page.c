@@ -80,3 +80,18 @@ void linux_setup_data_build(uint8_t *page, uint64_t page_gpa,
 	le_put32(page + sizeof(node), (uint32_t)(page_gpa + CC_BLOB_OFFSET));
 	memcpy(page + CC_BLOB_OFFSET, &blob, sizeof(blob));
 }
+
+void linux_setup_data_chain_log(uint8_t *page, uint64_t page_gpa,
+				uint32_t log_len)
+{
+	struct linux_setup_data node = {
+		.next = 0, .type = LINUX_SETUP_CSVSM_TCG_LOG, .len = log_len};
+
+	/* The CC blob node stays first; its data ends before the log's. */
+	CHECK(log_len <= LINUX_SETUP_LOG_MAX &&
+	      CC_BLOB_OFFSET + sizeof(struct linux_cc_blob) <=
+		      LINUX_SETUP_LOG_OFFSET &&
+	      le_get32(page + 8) == LINUX_SETUP_CC_BLOB);
+	memcpy(page + LINUX_SETUP_LOG_OFFSET, &node, sizeof(node));
+	le_put64(page, page_gpa + LINUX_SETUP_LOG_OFFSET);
+}
