@@ -83,6 +83,21 @@ sed -n 's/^emu: bench: \(.*\) TSC cycles: VMPL0 \([0-9]*\), VMPL1 \([0-9]*\), ma
 			100 * $2 / $6, 100 * $3 / $6, 100 * $4 / $6, 100 * $5 / $6,
 			$6 / 1e9, busy ? 100 * $2 / busy : 0 }'
 
+# The same with the SVSM's boot (until VMPL1's first VMRUN, on the CPU
+# that ran it; the others wait idle) taken out: the SVSM serving Linux.
+echo "  the same from VMPL1's first VMRUN on (the SVSM's boot taken out):"
+boot=$(sed -n "s/^emu: bench: vCPU \([0-9]*\) before VMPL1's first VMRUN: VMPL0 \([0-9]*\), machine \([0-9]*\), idle \([0-9]*\)$/\1 \2 \3 \4/p" "$log" | head -n1)
+sed -n 's/^emu: bench: \(.*\) TSC cycles: VMPL0 \([0-9]*\), VMPL1 \([0-9]*\), machine \([0-9]*\), idle \([0-9]*\), total \([0-9]*\)$/\1 \2 \3 \4 \5 \6/p' "$log" |
+	sed 's/^all vCPUs/all/; s/^vCPU /vCPU/' |
+	awk -v boot="$boot" 'BEGIN { split(boot, b, " ") }
+	$1 == "vCPU" b[1] || $1 == "all" {
+		v0 = $2 - b[2]; m = $4 - b[3]; idle = $5 - b[4]
+		t = v0 + $3 + m + idle; busy = v0 + $3 + m
+		printf "  %-6s VMPL0 %5.1f%%  VMPL1 %5.1f%%  machine %5.1f%%  idle %5.1f%%" \
+			"  (of %.2fe9); SVSM / busy %.1f%%\n", $1,
+			100 * v0 / t, 100 * $3 / t, 100 * m / t, 100 * idle / t,
+			t / 1e9, busy ? 100 * v0 / busy : 0 }'
+
 first=$(sed -n 's/^emu: bench: first VMRUN at TSC: VMPL0 \([0-9]*\), VMPL1 \([0-9]*\) (from reset; TSC \([0-9]*\) kHz)$/\1 \2 \3/p' "$log" | head -n1)
 read -r f0 f1 khz <<<"$first"
 awk -v f0="$f0" -v f1="$f1" -v khz="$khz" 'BEGIN {

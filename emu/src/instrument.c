@@ -34,6 +34,10 @@ struct instr_cpu {
 
 static struct instr_cpu instr_cpus[MACHINE_MAX_CPUS];
 static uint64_t first_run[MACHINE_VMPLS];
+/* The cycles of the CPU that first ran VMPL1, as they were then: the
+ * SVSM's boot (the other CPUs wait for their VMSAs). */
+static uint64_t boot_cycles[INSTR_WHERE];
+static unsigned boot_cpu;
 
 void instr_at(unsigned cpu, unsigned where)
 {
@@ -55,9 +59,13 @@ void instr_at(unsigned cpu, unsigned where)
 	    __atomic_load_n(&first_run[where], __ATOMIC_RELAXED) == 0) {
 		uint64_t zero = 0;
 
-		__atomic_compare_exchange_n(&first_run[where], &zero, now,
-					    false, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED);
+		if (__atomic_compare_exchange_n(&first_run[where], &zero, now,
+						false, __ATOMIC_RELAXED,
+						__ATOMIC_RELAXED) &&
+		    where == 1) {
+			memcpy(boot_cycles, s->cycles, sizeof(boot_cycles));
+			boot_cpu = cpu;
+		}
 	}
 }
 
@@ -184,6 +192,11 @@ void instr_report(void)
 		mlog("bench: SVSM calls of other kinds: %llu",
 		     (unsigned long long)other);
 	}
+	mlog("bench: vCPU %u before VMPL1's first VMRUN: VMPL0 %llu, "
+	     "machine %llu, idle %llu",
+	     boot_cpu, (unsigned long long)boot_cycles[0],
+	     (unsigned long long)boot_cycles[INSTR_MACHINE],
+	     (unsigned long long)boot_cycles[INSTR_IDLE]);
 	mlog("bench: first VMRUN at TSC: VMPL0 %llu, VMPL1 %llu "
 	     "(from reset; TSC %llu kHz)",
 	     (unsigned long long)first_run[0], (unsigned long long)first_run[1],

@@ -26,7 +26,8 @@ void instr_at(unsigned cpu, unsigned where);
 /** A guest VMPL asked to run VMPL0 with @rax in its VMSA: an SVSM call. */
 void instr_call(unsigned cpu, uint64_t rax);
 /** Print the cycles per CPU and VMPL, the calls by protocol and number,
- * and the TSC at each VMPL's first VMRUN. */
+ * the TSC at each VMPL's first VMRUN, and the cycles until VMPL1's first
+ * VMRUN (the SVSM's boot). */
 void instr_report(void);
 
 #endif /* MACHINE_INSTRUMENT_H */
