@@ -67,10 +67,14 @@ echo "  csvsm / without SEV: wall $(ratio "$emu_wall" "$base_wall")," \
 	"guest uptime $(ratio "$emu_up" "$base_up"); self-test: $result"
 
 echo "SVSM calls until power-off (the machine's instrument: VMPL1's RAX" \
-	"at each request to run VMPL0)"
-sed -n 's/^emu: bench: SVSM call [0-9]*:[0-9]* (\(.*\)): \([0-9]*\)$/\2 \1/p' "$log" |
-	sort -rn | awk '{ n = $1; $1 = ""; printf "  %-30s %8d\n", substr($0, 2), n; t += n }
-	END { printf "  %-30s %8d\n", "all", t }'
+	"at each request to run VMPL0), with the TSC cycles from the request" \
+	"to Linux's next VMRUN on that vCPU"
+printf '  %-26s %6s %14s %12s\n' "" calls "TSC cycles" "per call"
+sed -n 's/^emu: bench: SVSM call [0-9]*:[0-9]* (\(.*\)): \([0-9]*\), \([0-9]*\) TSC cycles$/\2 \3 \1/p' "$log" |
+	sort -k2,2nr | awk '{ n = $1; c = $2; $1 = $2 = ""
+		printf "  %-26s %6d %14.0f %12.0f\n", substr($0, 3), n, c, c / n
+		tn += n; tc += c }
+	END { printf "  %-26s %6d %14.0f %12.0f\n", "all", tn, tc, tn ? tc / tn : 0 }'
 grep '^emu: bench: SVSM calls of other kinds' "$log" | sed 's/^emu: bench: /  /' || true
 
 echo "TSC cycles until power-off, shares (VMPL0 = the SVSM, VMPL1 = Linux," \

@@ -21,6 +21,7 @@
 struct instr_call_count {
 	uint64_t rax;
 	uint64_t n;
+	uint64_t cycles; /* from the request to the caller's next VMRUN */
 };
 
 struct instr_cpu {
@@ -30,6 +31,8 @@ struct instr_cpu {
 	uint64_t cycles[INSTR_WHERE];
 	struct instr_call_count calls[INSTR_CALLS];
 	uint64_t other_calls; /* past INSTR_CALLS distinct calls */
+	unsigned call;	      /* the call being served, INSTR_CALLS: none */
+	uint64_t call_start;
 } __attribute__((aligned(64)));
 
 static struct instr_cpu instr_cpus[MACHINE_MAX_CPUS];
@@ -50,11 +53,16 @@ void instr_at(unsigned cpu, unsigned where)
 	s = &instr_cpus[cpu];
 	if (s->start == 0) {
 		s->start = now;
+		s->call = INSTR_CALLS;
 	} else {
 		s->cycles[s->where] += now - s->since;
 	}
 	s->since = now;
 	__atomic_store_n(&s->where, where, __ATOMIC_RELAXED);
+	if (where != 0 && where < MACHINE_VMPLS && s->call < INSTR_CALLS) {
+		s->calls[s->call].cycles += now - s->call_start;
+		s->call = INSTR_CALLS;
+	}
 	if (where < MACHINE_VMPLS &&
 	    __atomic_load_n(&first_run[where], __ATOMIC_RELAXED) == 0) {
 		uint64_t zero = 0;
@@ -78,12 +86,15 @@ void instr_call(unsigned cpu, uint64_t rax)
 		return;
 	}
 	s = &instr_cpus[cpu];
+	s->call = INSTR_CALLS;
 	for (i = 0; i < INSTR_CALLS; i++) {
 		if (s->calls[i].n == 0) {
 			s->calls[i].rax = rax;
 		}
 		if (s->calls[i].rax == rax) {
 			s->calls[i].n++;
+			s->call = i;
+			s->call_start = rdtsc();
 			return;
 		}
 	}
@@ -141,9 +152,11 @@ static unsigned merge_calls(struct instr_call_count *all, uint64_t *other)
 					continue;
 				}
 				all[n].rax = s->calls[j].rax;
+				all[n].cycles = 0;
 				all[n++].n = 0;
 			}
 			all[k].n += s->calls[j].n;
+			all[k].cycles += s->calls[j].cycles;
 		}
 	}
 	return n;
@@ -184,9 +197,10 @@ void instr_report(void)
 	     (unsigned long long)sum[INSTR_IDLE], (unsigned long long)total);
 	n = merge_calls(all, &other);
 	for (i = 0; i < n; i++) {
-		mlog("bench: SVSM call %u:%u (%s): %llu",
+		mlog("bench: SVSM call %u:%u (%s): %llu, %llu TSC cycles",
 		     SVSM_CALL_PROTOCOL(all[i].rax), SVSM_CALL_ID(all[i].rax),
-		     call_name(all[i].rax), (unsigned long long)all[i].n);
+		     call_name(all[i].rax), (unsigned long long)all[i].n,
+		     (unsigned long long)all[i].cycles);
 	}
 	if (other != 0) {
 		mlog("bench: SVSM calls of other kinds: %llu",

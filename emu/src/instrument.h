@@ -23,7 +23,8 @@
 /** From now on CPU @cpu's cycles count for @where (a VMPL, INSTR_MACHINE,
  * INSTR_IDLE). The first call starts the CPU's clock. */
 void instr_at(unsigned cpu, unsigned where);
-/** A guest VMPL asked to run VMPL0 with @rax in its VMSA: an SVSM call. */
+/** A guest VMPL asked to run VMPL0 with @rax in its VMSA: an SVSM call,
+ * whose cycles run until this CPU's next VMRUN at a guest VMPL. */
 void instr_call(unsigned cpu, uint64_t rax);
 /** Print the cycles per CPU and VMPL, the calls by protocol and number,
  * the TSC at each VMPL's first VMRUN, and the cycles until VMPL1's first
