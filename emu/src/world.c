@@ -24,6 +24,7 @@
 #include "fpu.h"
 #include "hv.h"
 #include "insn.h"
+#include "instrument.h"
 #include "lapic.h"
 #include "layout.h"
 #include "npt.h"
@@ -334,7 +335,9 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 		ctl->n_cr3 = root;
 		ctl->tlb_control = VMCB_TLB_FLUSH_ALL;
 	}
+	instr_at(c->index, vmpl);
 	svm_run((uint64_t)vmcb, &c->gprs, (uint64_t)c->host_save);
+	instr_at(c->index, INSTR_MACHINE);
 	__atomic_store_n(&c->in_guest, false, __ATOMIC_SEQ_CST);
 	ctl->tlb_control = 0;
 	c->vcpu.exits[vmpl]++;
@@ -766,6 +769,7 @@ void world_loop(struct mcpu *c)
 		fpu_reset(c->fpu[vmpl]);
 	}
 	c->fpu_vmpl = MACHINE_VMPLS; /* the machine's own: nobody's */
+	instr_at(c->index, INSTR_MACHINE);
 	for (;;) {
 		struct snp_vmsa *a;
 
@@ -777,7 +781,9 @@ void world_loop(struct mcpu *c)
 			c->vcpu.halted = false;
 		}
 		if (a == NULL || c->vcpu.halted) {
+			instr_at(c->index, INSTR_IDLE);
 			idle(c);
+			instr_at(c->index, INSTR_MACHINE);
 			continue;
 		}
 		if (!begin_run(c, vmpl, a)) {
@@ -792,6 +798,9 @@ void world_loop(struct mcpu *c)
 		hv_before_run(c, vmpl, interruptible(c, vmpl, a));
 		run_once(c, vmpl, a);
 		dispatch(c, vmpl, a);
+		if (vmpl != 0 && c->vcpu.vmpl == 0) {
+			instr_call(c->index, a->rax); /* run VMPL0: a call */
+		}
 		end_run(c);
 	}
 }
@@ -807,4 +816,5 @@ void world_report(void)
 		     (unsigned long long)c->vcpu.exits[0],
 		     (unsigned long long)c->vcpu.exits[1]);
 	}
+	instr_report();
 }

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bench instrument (instrument.h). Per-CPU state, written only by
+ * its own CPU; instr_report() reads the other CPUs' without a lock at
+ * the machine's exit, a snapshot good to a few cycles. The TSC counts
+ * from QEMU's reset of the machine (TCG: the host's ticks since the VM
+ * started), so the first VMRUNs' TSC values are cycles from reset.
+ */
+#include "instrument.h"
+
+#include "svsm/std.h"
+
+#include "abi/svsm_call.h"
+
+#include "arch.h"
+#include "lapic.h"
+
+#define INSTR_WHERE (MACHINE_VMPLS + 2u)
+#define INSTR_CALLS 24u
+
+struct instr_call_count {
+	uint64_t rax;
+	uint64_t n;
+	uint64_t cycles; /* from the request to the caller's next VMRUN */
+};
+
+struct instr_cpu {
+	uint64_t start; /* 0: this CPU's clock has not started */
+	uint64_t since;
+	unsigned where;
+	uint64_t cycles[INSTR_WHERE];
+	struct instr_call_count calls[INSTR_CALLS];
+	uint64_t other_calls; /* past INSTR_CALLS distinct calls */
+	unsigned call;	      /* the call being served, INSTR_CALLS: none */
+	uint64_t call_start;
+} __attribute__((aligned(64)));
+
+static struct instr_cpu instr_cpus[MACHINE_MAX_CPUS];
+static uint64_t first_run[MACHINE_VMPLS];
+/* The cycles of the CPU that first ran VMPL1, as they were then: the
+ * SVSM's boot (the other CPUs wait for their VMSAs). */
+static uint64_t boot_cycles[INSTR_WHERE];
+static unsigned boot_cpu;
+
+void instr_at(unsigned cpu, unsigned where)
+{
+	struct instr_cpu *s;
+	uint64_t now = rdtsc();
+
+	if (cpu >= MACHINE_MAX_CPUS || where >= INSTR_WHERE) {
+		return;
+	}
+	s = &instr_cpus[cpu];
+	if (s->start == 0) {
+		s->start = now;
+		s->call = INSTR_CALLS;
+	} else {
+		s->cycles[s->where] += now - s->since;
+	}
+	s->since = now;
+	__atomic_store_n(&s->where, where, __ATOMIC_RELAXED);
+	if (where != 0 && where < MACHINE_VMPLS && s->call < INSTR_CALLS) {
+		s->calls[s->call].cycles += now - s->call_start;
+		s->call = INSTR_CALLS;
+	}
+	if (where < MACHINE_VMPLS &&
+	    __atomic_load_n(&first_run[where], __ATOMIC_RELAXED) == 0) {
+		uint64_t zero = 0;
+
+		if (__atomic_compare_exchange_n(&first_run[where], &zero, now,
+						false, __ATOMIC_RELAXED,
+						__ATOMIC_RELAXED) &&
+		    where == 1) {
+			memcpy(boot_cycles, s->cycles, sizeof(boot_cycles));
+			boot_cpu = cpu;
+		}
+	}
+}
+
+void instr_call(unsigned cpu, uint64_t rax)
+{
+	struct instr_cpu *s;
+	unsigned i;
+
+	if (cpu >= MACHINE_MAX_CPUS) {
+		return;
+	}
+	s = &instr_cpus[cpu];
+	s->call = INSTR_CALLS;
+	for (i = 0; i < INSTR_CALLS; i++) {
+		if (s->calls[i].n == 0) {
+			s->calls[i].rax = rax;
+		}
+		if (s->calls[i].rax == rax) {
+			s->calls[i].n++;
+			s->call = i;
+			s->call_start = rdtsc();
+			return;
+		}
+	}
+	s->other_calls++;
+}
+
+static const char *call_name(uint64_t rax)
+{
+	static const char *const core[] = {
+		"core REMAP_CA",       "core PVALIDATE",
+		"core CREATE_VCPU",    "core DELETE_VCPU",
+		"core DEPOSIT_MEM",    "core WITHDRAW_MEM",
+		"core QUERY_PROTOCOL", "core CONFIGURE_VTOM",
+	};
+	static const char *const attest[] = {
+		"attest ATTEST_SERVICES",
+		"attest ATTEST_SINGLE_SERVICE",
+		"attest ATTEST_VM",
+	};
+	static const char *const vtpm[] = {"vtpm QUERY", "vtpm CMD"};
+	uint32_t id = SVSM_CALL_ID(rax);
+
+	switch (SVSM_CALL_PROTOCOL(rax)) {
+	case SVSM_PROTOCOL_CORE:
+		return id < sizeof(core) / sizeof(core[0]) ? core[id]
+							   : "core ?";
+	case SVSM_PROTOCOL_ATTEST:
+		return id < sizeof(attest) / sizeof(attest[0]) ? attest[id]
+							       : "attest ?";
+	case SVSM_PROTOCOL_VTPM:
+		return id < sizeof(vtpm) / sizeof(vtpm[0]) ? vtpm[id]
+							   : "vtpm ?";
+	default:
+		return "?";
+	}
+}
+
+/* All CPUs' calls into one table, each distinct RAX once. */
+static unsigned merge_calls(struct instr_call_count *all, uint64_t *other)
+{
+	unsigned i, j, k, n = 0, cpus = mcpu_count();
+
+	*other = 0;
+	for (i = 0; i < cpus && i < MACHINE_MAX_CPUS; i++) {
+		const struct instr_cpu *s = &instr_cpus[i];
+
+		*other += s->other_calls;
+		for (j = 0; j < INSTR_CALLS && s->calls[j].n != 0; j++) {
+			for (k = 0; k < n && all[k].rax != s->calls[j].rax;
+			     k++) {
+			}
+			if (k == n) {
+				if (n == INSTR_CALLS) {
+					*other += s->calls[j].n;
+					continue;
+				}
+				all[n].rax = s->calls[j].rax;
+				all[n].cycles = 0;
+				all[n++].n = 0;
+			}
+			all[k].n += s->calls[j].n;
+			all[k].cycles += s->calls[j].cycles;
+		}
+	}
+	return n;
+}
+
+void instr_report(void)
+{
+	struct instr_call_count all[INSTR_CALLS];
+	uint64_t other, sum[INSTR_WHERE] = {0}, total = 0;
+	unsigned i, n, cpus = mcpu_count();
+
+	for (i = 0; i < cpus && i < MACHINE_MAX_CPUS; i++) {
+		const struct instr_cpu *s = &instr_cpus[i];
+		uint64_t c[INSTR_WHERE], now = rdtsc();
+		unsigned where = __atomic_load_n(&s->where, __ATOMIC_RELAXED);
+		unsigned w;
+
+		if (s->start == 0) {
+			continue;
+		}
+		memcpy(c, s->cycles, sizeof(c));
+		c[where] += now - s->since;
+		for (w = 0; w < INSTR_WHERE; w++) {
+			sum[w] += c[w];
+		}
+		total += now - s->start;
+		mlog("bench: vCPU %u TSC cycles: VMPL0 %llu, VMPL1 %llu, "
+		     "machine %llu, idle %llu, total %llu",
+		     i, (unsigned long long)c[0], (unsigned long long)c[1],
+		     (unsigned long long)c[INSTR_MACHINE],
+		     (unsigned long long)c[INSTR_IDLE],
+		     (unsigned long long)(now - s->start));
+	}
+	mlog("bench: all vCPUs TSC cycles: VMPL0 %llu, VMPL1 %llu, "
+	     "machine %llu, idle %llu, total %llu",
+	     (unsigned long long)sum[0], (unsigned long long)sum[1],
+	     (unsigned long long)sum[INSTR_MACHINE],
+	     (unsigned long long)sum[INSTR_IDLE], (unsigned long long)total);
+	n = merge_calls(all, &other);
+	for (i = 0; i < n; i++) {
+		mlog("bench: SVSM call %u:%u (%s): %llu, %llu TSC cycles",
+		     SVSM_CALL_PROTOCOL(all[i].rax), SVSM_CALL_ID(all[i].rax),
+		     call_name(all[i].rax), (unsigned long long)all[i].n,
+		     (unsigned long long)all[i].cycles);
+	}
+	if (other != 0) {
+		mlog("bench: SVSM calls of other kinds: %llu",
+		     (unsigned long long)other);
+	}
+	mlog("bench: vCPU %u before VMPL1's first VMRUN: VMPL0 %llu, "
+	     "machine %llu, idle %llu",
+	     boot_cpu, (unsigned long long)boot_cycles[0],
+	     (unsigned long long)boot_cycles[INSTR_MACHINE],
+	     (unsigned long long)boot_cycles[INSTR_IDLE]);
+	mlog("bench: first VMRUN at TSC: VMPL0 %llu, VMPL1 %llu "
+	     "(from reset; TSC %llu kHz)",
+	     (unsigned long long)first_run[0], (unsigned long long)first_run[1],
+	     (unsigned long long)lapic_tsc_khz());
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A measuring instrument for `make bench`, not a part of the machine: the
+ * hardware role (world.c) tells it where each CPU's time goes (VMRUN at a
+ * VMPL, the machine's own work, idle) and, at each switch from a guest
+ * VMPL to VMPL0, the caller's RAX from its VMSA, which the SVSM protocol
+ * makes the call's protocol and number. Nothing reads it back but
+ * instr_report() at the machine's exit; the hypervisor role never calls
+ * it, and nothing the machine does depends on it (docs/emu.md,
+ * "Benchmarks").
+ */
+#ifndef MACHINE_INSTRUMENT_H
+#define MACHINE_INSTRUMENT_H
+
+#include <stdint.h>
+
+#include "machine.h"
+
+/* Where a CPU's time goes: VMRUN at VMPL 0..MACHINE_VMPLS-1, or these. */
+#define INSTR_MACHINE MACHINE_VMPLS
+#define INSTR_IDLE (MACHINE_VMPLS + 1u)
+
+/** From now on CPU @cpu's cycles count for @where (a VMPL, INSTR_MACHINE,
+ * INSTR_IDLE). The first call starts the CPU's clock. */
+void instr_at(unsigned cpu, unsigned where);
+/** A guest VMPL asked to run VMPL0 with @rax in its VMSA: an SVSM call,
+ * whose cycles run until this CPU's next VMRUN at a guest VMPL. */
+void instr_call(unsigned cpu, uint64_t rax);
+/** Print the cycles per CPU and VMPL, the calls by protocol and number,
+ * the TSC at each VMPL's first VMRUN, and the cycles until VMPL1's first
+ * VMRUN (the SVSM's boot). */
+void instr_report(void);
+
+#endif /* MACHINE_INSTRUMENT_H */
