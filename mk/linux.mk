@@ -103,3 +103,12 @@ linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(BIN)/csvsm-verify \
 		scripts/linux-check.sh --smp $$n $(LINUX_EMU)/smp$$n.log \
 			$(LINUX_EMU)/smp$$n $(BUILD)/csvsm-linux.igvm || exit 1; \
 	done
+
+# `make run` at a terminal, checked through a pseudo-terminal: the shell
+# image at -smp 2 answers typed commands, Ctrl-C, a configfs-tsm report
+# from the SVSM, and `poweroff -f` ends the VM (scripts/linux-shell-check.sh;
+# the session in build/linux-shell/session.log).
+.PHONY: linux-shell-check
+linux-shell-check: $(BUILD)/csvsm-linux-shell.igvm $(MACHINE_ELF)
+	@scripts/linux-shell-check.sh --image $(BUILD)/csvsm-linux-shell.igvm \
+		--smp 2 --log $(BUILD)/linux-shell/session.log
