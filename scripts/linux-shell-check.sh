@@ -76,6 +76,10 @@ def expect(pattern, secs, what):
             seen += data
 
 
+def prompt():
+    expect(r"# ", 60, "the prompt")
+
+
 def send(text):
     # A byte at a time, as typed: the guest's UART holds 16.
     for ch in text.encode():
@@ -89,15 +93,19 @@ booted = time.time() - start
 # The answers are computed, so the echo of the command cannot match.
 send("echo hello-$((6*7))\r")
 expect(r"hello-42", 60, "echo's answer")
+prompt()
 send("grep -c ^processor /proc/cpuinfo\r")
 m = expect(r"\r?\n(\d+)\r?\n", 60, "the CPU count")
 if m.group(1).decode() != smp:
     fail(f"{m.group(1).decode()} CPUs, not {smp}")
+prompt()
 send("sleep 1000\r")
 time.sleep(2)
 send("\x03")
+prompt()
 send("echo back-$((1+1))\r")
 expect(r"back-2", 60, "the shell after Ctrl-C")
+prompt()
 send("cd /sys/kernel/config/tsm/report && mkdir r0 && cd r0 && "
      "echo svsm > service_provider && "
      "head -c 64 /dev/urandom > inblob && "
@@ -106,6 +114,7 @@ m = expect(r"outblob-(\d+)-bytes", 300, "a configfs-tsm report")
 size = int(m.group(1))
 if size < 1184:
     fail(f"outblob is {size} bytes, an SNP report is 1184")
+prompt()
 send("poweroff -f\r")
 expect(r"emu-run: .*: the guest powered off", 120, "power-off")
 _, status = os.waitpid(pid, 0)
