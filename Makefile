@@ -19,7 +19,7 @@ include mk/snp.mk
 include mk/machine.mk
 include mk/linux.mk
 
-.PHONY: all setup run run-sim check bench fuzz clean format tidy
+.PHONY: all setup run run-test-guest run-sim check bench fuzz clean format tidy
 
 all: $(HOST_BINS) $(ASAN_BINS) $(FUZZ_TARGETS) $(SNP_FW) $(MACHINE_ELF) \
 	freestanding-check
@@ -30,7 +30,36 @@ setup:
 
 # Boots build/csvsm.igvm (the snp firmware and the test guest) on the
 # emulated SEV-SNP machine under QEMU, with two CPUs.
+# `make run`: Debian's Linux on csvsm in the machine with two CPUs
+# (docs/linux.md, "make run"). At a terminal, a shell on the console
+# (build/csvsm-linux-shell.igvm) until `poweroff -f` or Ctrl-A X; else
+# the self-test, then power-off, and status 0 only if nothing failed.
+RUN_LOG := $(BUILD)/run/linux.log
 run: setup
+	@if [ -t 0 ]; then \
+		$(MAKE) --no-print-directory $(MACHINE_ELF) \
+			$(BUILD)/csvsm-linux-shell.igvm || exit 1; \
+		scripts/emu-run.sh --image $(BUILD)/csvsm-linux-shell.igvm \
+			--smp 2 --mem 1G --timeout 0 --interactive \
+			--log $(RUN_LOG); \
+	else \
+		$(MAKE) --no-print-directory $(MACHINE_ELF) \
+			$(BUILD)/csvsm-linux.igvm || exit 1; \
+		scripts/emu-run.sh --image $(BUILD)/csvsm-linux.igvm --smp 2 \
+			--mem 1G --timeout 900 --expect 245 --log $(RUN_LOG) || \
+			exit 1; \
+		r=$$(grep -aoE '[0-9]+ passed, [0-9]+ failed' $(RUN_LOG) | \
+			tail -n1); \
+		case "$$r" in \
+		[1-9]*" 0 failed") echo "make run: the self-test: $$r" ;; \
+		*) echo "make run: the self-test did not pass:" \
+			"'$$r' (log: $(RUN_LOG))"; exit 1 ;; \
+		esac; \
+	fi
+
+# The test guest on two CPUs: the SVSM's log and its results (what
+# `make run` showed before Linux).
+run-test-guest: setup
 	@$(MAKE) --no-print-directory $(MACHINE_ELF) $(BUILD)/csvsm.igvm
 	@scripts/emu-run.sh --image $(BUILD)/csvsm.igvm --smp 2
 

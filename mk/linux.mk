@@ -24,13 +24,22 @@ LINUX_CMDLINE ?= console=ttyS0,115200 quiet nokaslr no5lvl hpet=disable \
 	no_timer_check tsc=reliable swiotlb=128 i8042.noaux \
 	i8042.nokbd panic=-1 csvsm.test=1
 
-# The command line as a file that changes only when the line does.
+# The same line for `make run` at a terminal: a shell on the console
+# instead of the self-test (test/linux/init). The line is measured, so the
+# shell has its own image, build/csvsm-linux-shell.igvm.
+LINUX_CMDLINE_SHELL = $(patsubst csvsm.test=%,csvsm.test=shell,$(LINUX_CMDLINE))
+
+# The command lines as files that change only when the lines do.
 .PHONY: FORCE
 FORCE:
 $(LINUX)/cmdline: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(strip $(LINUX_CMDLINE))' | cmp -s - $@ || \
 		printf '%s\n' '$(strip $(LINUX_CMDLINE))' > $@
+$(LINUX)/cmdline-shell: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(strip $(LINUX_CMDLINE_SHELL))' | cmp -s - $@ || \
+		printf '%s\n' '$(strip $(LINUX_CMDLINE_SHELL))' > $@
 
 $(LINUX_VMLINUZ) $(LINUX)/VERSION $(LINUX)/kit/PACKAGES &: $(LINUX_LOCK) \
 		scripts/linux-fetch.sh scripts/linux-module-build.sh
@@ -102,3 +111,12 @@ linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(BIN)/csvsm-verify \
 linux-refusal-check: $(LINUX_OLD)/vmlinuz $(LINUX_VMLINUZ) $(LINUX_INITRD) \
 		$(LINUX)/cmdline $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF)
 	@scripts/linux-refusal-check.sh $(LINUX_OLD)/vmlinuz
+
+# `make run` at a terminal, checked through a pseudo-terminal: the shell
+# image at -smp 2 answers typed commands, Ctrl-C, a configfs-tsm report
+# from the SVSM, and `poweroff -f` ends the VM (scripts/linux-shell-check.sh;
+# the session in build/linux-shell/session.log).
+.PHONY: linux-shell-check
+linux-shell-check: $(BUILD)/csvsm-linux-shell.igvm $(MACHINE_ELF)
+	@scripts/linux-shell-check.sh --image $(BUILD)/csvsm-linux-shell.igvm \
+		--smp 2 --log $(BUILD)/linux-shell/session.log

@@ -3,7 +3,8 @@
 # docs/emu.md) under QEMU TCG and report how it ended.
 #   scripts/emu-run.sh [--image IGVM] [--smp N] [--mem SIZE] [--hv MODE]
 #                      [--timeout S] [--check] [--expect STATUS]
-#                      [--log FILE] [-- EXTRA-QEMU-ARGS...]
+#                      [--log FILE] [--interactive]
+#                      [-- EXTRA-QEMU-ARGS...]
 # QEMU's status is (value << 1) | 1 of what was written to isa-debug-exit:
 # 33 the guest passed, 35 the guest reported failures, 37 the guest asked
 # to terminate, 243 the guest reset the VM, 245 the guest powered off
@@ -12,6 +13,9 @@
 # --check: fail unless the guest passed with "0 failed" and the machine's
 # launch measurement equals `csvsm-igvm measure IMAGE`.
 # --expect STATUS: fail unless QEMU ended with STATUS.
+# --interactive: the terminal's keys go to the guest's COM1 as bytes,
+# Ctrl-C too (QEMU's stdio without signals, multiplexed): Ctrl-A X quits
+# QEMU, Ctrl-A H lists the rest. --timeout 0: no timeout.
 set -uo pipefail
 
 image=build/csvsm.igvm
@@ -23,6 +27,7 @@ check=0
 expect=""
 log=""
 machine=build/machine/emu.elf
+serial=(-serial stdio)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image) image=$2; shift 2 ;;
@@ -33,6 +38,11 @@ while [ $# -gt 0 ]; do
 	--check) check=1; shift ;;
 	--expect) expect=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
+	--interactive)
+		serial=(-chardev stdio,id=com1,mux=on,signal=off
+			-serial chardev:com1)
+		shift
+		;;
 	--) shift; break ;;
 	*) echo "emu-run: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -54,7 +64,7 @@ fi
 start=$(date +%s.%N)
 timeout --foreground -k 5 "$timeout_s" \
 	qemu-system-x86_64 -machine q35 -accel tcg -cpu "$cpu" \
-	-smp "$smp" -m "$mem" -display none -serial stdio -monitor none \
+	-smp "$smp" -m "$mem" -display none "${serial[@]}" -monitor none \
 	-no-reboot -nodefaults -kernel "$machine" "${fwcfg[@]}" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}

@@ -4,6 +4,7 @@
 #include "svsm/std.h"
 
 #include "arch.h"
+#include "hv_io.h"
 #include "lapic.h"
 #include "world.h"
 
@@ -47,6 +48,8 @@
 #define DEST_BROADCAST 0xFFFFFFFFu
 /* KVM's X2APIC_ICR_RESERVED_BITS: a write with any of them is #GP. */
 #define ICR_RESERVED (0xFFF00000ull | 0x30000ull | 0x2000ull)
+/* How often the machine looks for the user's keys at QEMU's UART. */
+#define SERIAL_POLL_MS 10u
 /* KVM keeps a periodic timer's period at 200 us or more. */
 #define MIN_PERIOD_NS 200000ull
 #define LVT_COUNT 7u /* CMCI, timer, thermal, perf, LINT0, LINT1, error */
@@ -278,15 +281,29 @@ static uint64_t ns_to_tsc(uint64_t ns)
 	return ns * khz / 1000000ull;
 }
 
+/* While the guest listens for COM1's received data, the interval at
+ * which the machine looks at the UART (hv_io_poll), in TSC cycles; else
+ * 0. Every vCPU's physical timer fires at least that often, halted or
+ * not, so one of them looks. */
+static uint64_t serial_tick(void)
+{
+	return hv_io_rx_enabled() ? lapic_tsc_khz() * SERIAL_POLL_MS : 0;
+}
+
 static void timer_rearm(struct vapic *a)
 {
-	uint64_t now = rdtsc();
+	uint64_t now = rdtsc(), tick = serial_tick(), delta;
 
 	if (a->expiry == 0) {
-		lapic_timer_stop();
+		if (tick != 0) {
+			lapic_timer_arm(tick);
+		} else {
+			lapic_timer_stop();
+		}
 		return;
 	}
-	lapic_timer_arm(a->expiry > now ? a->expiry - now : 0);
+	delta = a->expiry > now ? a->expiry - now : 0;
+	lapic_timer_arm(tick != 0 && delta > tick ? tick : delta);
 }
 
 /* TMICT written, or the mode changed: start the count-down timer. */
@@ -330,9 +347,15 @@ static uint32_t timer_current(const struct vapic *a)
 void hv_apic_poll(struct mcpu *c)
 {
 	struct vapic *a = apic_of(c);
-	uint64_t now;
+	uint64_t now, tick = serial_tick();
 
+	if (tick != 0) {
+		hv_io_poll(c, tick);
+	}
 	if (a->expiry == 0) {
+		if (tick != 0) {
+			timer_rearm(a);
+		}
 		return;
 	}
 	now = rdtsc();

@@ -22,7 +22,8 @@
 #define COM1_IRQ 4u /* IO-APIC pin of ISA IRQ 4 */
 #define IER_THRI 0x02u
 #define LCR_DLAB 0x80u
-#define LSR_IDLE 0x60u /* THR empty, transmitter empty */
+#define LSR_IDLE 0x60u	  /* THR empty, transmitter empty */
+#define LSR_RX_BITS 0x1Fu /* data ready, overrun, parity, framing, break */
 #define LINE_MAX 240u
 #define PCI_CONF_ADDR 0xCF8u
 #define PCI_CONF_DATA 0xCFCu
@@ -48,6 +49,7 @@
 struct line {
 	char buf[LINE_MAX];
 	unsigned len;
+	uint64_t since; /* TSC of the first byte */
 };
 
 static struct line lines[MACHINE_MAX_CPUS][MACHINE_VMPLS];
@@ -64,9 +66,57 @@ static bool com1_dlab(void)
 	return (__atomic_load_n(&com1_lcr, __ATOMIC_RELAXED) & LCR_DLAB) != 0;
 }
 
+static void line_flush(struct line *l);
+
+/* The TSC of the last look at the UART's receiver, by any vCPU. */
+static uint64_t com1_polled;
+
 static void com1_thre(void)
 {
 	if ((__atomic_load_n(&com1_ier, __ATOMIC_RELAXED) & IER_THRI) != 0) {
+		hv_ioapic_raise(COM1_IRQ);
+	}
+}
+
+bool hv_io_rx_enabled(void)
+{
+	return (__atomic_load_n(&com1_ier, __ATOMIC_RELAXED) & IER_RDI) != 0;
+}
+
+/*
+ * The user's keys arrive at QEMU's UART, whose own interrupt (ISA IRQ 4)
+ * the machine does not take: its line is QEMU's IO-APIC's, and the
+ * machine's local APICs mask LINT0. So the machine looks at the UART's
+ * LSR.DR every @interval TSC cycles, on whichever vCPU comes first, and
+ * while the guest enabled the "received data" interrupt and data waits,
+ * raises the guest's pin 4, as KVM's virtual UART raises its line. The
+ * guest reads the byte itself (RBR and LSR go to the UART); an edge
+ * while it is still reading costs it one interrupt with nothing to do.
+ * The machine's own lines only write the UART's THR, so they never
+ * consume or add to what the user typed.
+ */
+void hv_io_poll(struct mcpu *c, uint64_t interval)
+{
+	uint64_t now = rdtsc();
+	uint64_t last = __atomic_load_n(&com1_polled, __ATOMIC_RELAXED);
+	unsigned v;
+
+	/* A shell's prompt and the echo of the keys typed are partial lines:
+	 * out once they have waited @interval (this vCPU's own lines, which
+	 * only it fills). */
+	for (v = 0; v < MACHINE_VMPLS; v++) {
+		struct line *l = &lines[c->index][v];
+
+		if (l->len > 0 && now - l->since >= interval) {
+			line_flush(l);
+		}
+	}
+	if (!hv_io_rx_enabled() || now - last < interval ||
+	    !__atomic_compare_exchange_n(&com1_polled, &last, now, false,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+		return;
+	}
+	if ((inb(COM1_LSR) & LSR_DR) != 0) {
 		hv_ioapic_raise(COM1_IRQ);
 	}
 }
@@ -126,6 +176,9 @@ static void com1_byte(struct mcpu *c, unsigned vmpl, char ch)
 
 	if (ch == '\r') {
 		return;
+	}
+	if (l->len == 0) {
+		l->since = rdtsc();
 	}
 	l->buf[l->len++] = ch;
 	if (ch == '\n' || l->len == LINE_MAX) {
@@ -221,8 +274,10 @@ void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 		com1_thre(); /* THRI enabled with THR empty: at once */
 		return;
 	}
+	/* The transmitter is the guest's (always empty), the receiver the
+	 * UART's: data ready and its errors. */
 	if (port == COM1_LSR && in && size == 1) {
-		*val = LSR_IDLE;
+		*val = LSR_IDLE | (inb(COM1_LSR) & LSR_RX_BITS);
 		return;
 	}
 	if (port == MACHINE_EXIT_PORT && !in) {
