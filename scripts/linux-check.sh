@@ -299,13 +299,15 @@ if have eventlog eventlog.bin; then
 	if ! tpm2_eventlog "$out/eventlog.bin" >"$out/eventlog.txt" 2>"$out/eventlog.err"; then
 		bad eventlog "tpm2_eventlog: $(head -n1 "$out/eventlog.err")"
 	else
-		# The replay's "pcrs: sha256: N: 0x..." lines.
-		got8=$(awk '/^pcrs:/ { p = 1 } p && /sha256:/ { s = 1; next }
-			p && s && /^ *[a-z0-9]+:$/ { s = 0 } p && s && $1 == "8:" { print tolower($2) }' \
-			"$out/eventlog.txt" | sed 's/^0x//')
-		got9=$(awk '/^pcrs:/ { p = 1 } p && /sha256:/ { s = 1; next }
-			p && s && /^ *[a-z0-9]+:$/ { s = 0 } p && s && $1 == "9:" { print tolower($2) }' \
-			"$out/eventlog.txt" | sed 's/^0x//')
+		# The replay's "pcrs:", "  sha256:", "    N  : 0x..." lines.
+		replayed() { # PCR
+			awk -v n="$1" '/^pcrs:/ { p = 1; next } p && /^[^ ]/ { p = 0 }
+				p && /^  [a-z0-9]+:$/ { bank = $1; next }
+				p && bank == "sha256:" { sub(/:/, " "); if ($1 == n) print tolower($2) }' \
+				"$out/eventlog.txt" | sed 's/^0x//'
+		}
+		got8=$(replayed 8)
+		got9=$(replayed 9)
 		if [ "$got9" != "$want9" ] || [ "$got8" != "$want8" ]; then
 			bad eventlog "the log replays to PCR 8 ${got8:-none}, 9 ${got9:-none};" \
 				"expected 8 $want8, 9 $want9"
