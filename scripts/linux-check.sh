@@ -6,8 +6,9 @@
 #   linux-check.sh [--nonce WORD] [--smp N] [--kernel F] [--initrd F]
 #                  [--cmdline F] LOG OUTDIR IMAGE
 # OUTDIR gets nonce.bin, svsm-report.bin, svsm-manifest.bin, svsm-certs.bin,
-# plain-report.bin, plain-certs.bin (those the guest printed), and the
-# VCEKs found in the certificate tables. IMAGE is the IGVM image that
+# plain-report.bin, plain-certs.bin, the vTPM's pcr16-*.bin, ek-public.bin,
+# ak-public.bin, quote-*.bin, pcrs.bin, eventlog.bin (those the guest
+# printed), and the VCEKs found in the certificate tables. IMAGE is the IGVM image that
 # booted: the reports' MEASUREMENT must equal `csvsm-igvm measure IMAGE`
 # ("-" skips that check, for logs from elsewhere). WORD is the guest's
 # csvsm.nonce (default csvsm-linux-selftest): the nonce is computed here,
