@@ -33,7 +33,7 @@ $bin/csvsm-sim attest --nonce "$nonce" --out "$tmp" >/dev/null
 port=$((20000 + RANDOM % 20000))
 $bin/csvsm-sim vtpm --mssim "$port" --max-seconds 120 >"$tmp/vtpm.log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$tmp"' EXIT
 export TPM2TOOLS_TCTI="mssim:host=127.0.0.1,port=$port"
 for _ in $(seq 50); do
 	tpm2_getrandom 1 >/dev/null 2>&1 && break
