@@ -45,8 +45,9 @@ $(LINUX_VMLINUZ) $(LINUX)/VERSION $(LINUX)/kit/PACKAGES &: $(LINUX_LOCK) \
 		scripts/linux-fetch.sh scripts/linux-module-build.sh
 	@scripts/linux-fetch.sh --lock $(LINUX_LOCK) $(LINUX)
 
+# tpm2-tools and its libraries come from the host (its Debian packages).
 $(LINUX_INITRD): $(LINUX)/kit/PACKAGES $(LINUX_GUEST_FILES) \
-		scripts/linux-initrd.sh
+		scripts/linux-initrd.sh $(wildcard /usr/bin/tpm2)
 	@scripts/linux-initrd.sh $(LINUX)/kit $@
 
 # Debian 12's 6.1: a kernel too old for an SVSM, for the refusal checks.

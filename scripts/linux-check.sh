@@ -3,27 +3,42 @@
 # take the attestation blobs the guest printed as hex out of its console
 # log, keep them as files, verify them as a relying party would, and pass
 # only if the guest's own checks passed too (docs/linux.md).
-#   linux-check.sh [--nonce WORD] [--smp N] LOG OUTDIR IMAGE
+#   linux-check.sh [--nonce WORD] [--smp N] [--kernel F] [--initrd F]
+#                  [--cmdline F] LOG OUTDIR IMAGE
 # OUTDIR gets nonce.bin, svsm-report.bin, svsm-manifest.bin, svsm-certs.bin,
-# plain-report.bin, plain-certs.bin (those the guest printed), and the
-# VCEKs found in the certificate tables. IMAGE is the IGVM image that
+# plain-report.bin, plain-certs.bin, the vTPM's pcr16-*.bin, ek-public.bin,
+# ak-public.bin, quote-*.bin, pcrs.bin, eventlog.bin (those the guest
+# printed), and the VCEKs found in the certificate tables. IMAGE is the IGVM image that
 # booted: the reports' MEASUREMENT must equal `csvsm-igvm measure IMAGE`
 # ("-" skips that check, for logs from elsewhere). WORD is the guest's
 # csvsm.nonce (default csvsm-linux-selftest): the nonce is computed here,
 # not read from the log. --smp N: every one of N CPUs must have come online.
+# The vTPM's blobs (tpm2-tools in the guest) are checked with the host's
+# tpm2-tools and sha256sum: PCR 16's extend, the EK against the services
+# manifest, the quote (tpm2_checkquote, nonce SHA-256 of the nonce), and
+# PCRs 8 and 9 and the event log against the kernel, initrd and command
+# line that booted (--kernel, --initrd, --cmdline: default
+# build/linux/vmlinuz, initrd.img, and cmdline, whose one line is it).
 set -euo pipefail
 
 word=csvsm-linux-selftest
 smp=""
+kernel=build/linux/vmlinuz
+initrd=build/linux/initrd.img
+cmdfile=build/linux/cmdline
 while [ $# -gt 3 ]; do
 	case $1 in
 	--nonce) word=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
+	--kernel) kernel=$2; shift 2 ;;
+	--initrd) initrd=$2; shift 2 ;;
+	--cmdline) cmdfile=$2; shift 2 ;;
 	*) echo "linux-check: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
 [ $# -eq 3 ] || {
-	echo "usage: linux-check.sh [--nonce WORD] [--smp N] LOG OUTDIR IMAGE" >&2
+	echo "usage: linux-check.sh [--nonce WORD] [--smp N] [--kernel F]" \
+		"[--initrd F] [--cmdline F] LOG OUTDIR IMAGE" >&2
 	exit 2
 }
 log=$1
@@ -43,7 +58,7 @@ bad() {
 }
 [ -r "$log" ] || { echo "linux-check: no log $log" >&2; exit 2; }
 mkdir -p "$out"
-rm -f "$out"/*.bin "$out"/*.der "$out"/*.txt "$out"/*.err
+rm -f "$out"/*.bin "$out"/*.der "$out"/*.txt "$out"/*.err "$out"/*.pub
 
 # --- the guest's verdict ----------------------------------------------
 clean=$(mktemp)
@@ -61,7 +76,8 @@ else
 fi
 # The checks a run on csvsm must have passed, not skipped.
 for c in snp-active snp-vmpl1 cpus-online sev-guest attest-svsm attest-vmpl1 \
-	mem-shared-private; do
+	mem-shared-private tpm-devices tpm-dmesg tpm-random tpm-pcr-extend tpm-ek \
+	tpm-quote tpm-seal tpm-seal-refused pcr-measured tpm-eventlog; do
 	grep -qE "(^|[^A-Z])PASS $c( |\$)" "$clean" || bad "guest-$c" "not passed"
 done
 if [ -n "$smp" ]; then
@@ -175,6 +191,135 @@ else
 fi
 # The PSP's report for VMPL1: REPORT_DATA is the nonce itself.
 verify_report plain 1 "$nonce"
+
+# --- the vTPM ----------------------------------------------------------
+sha() { sha256sum "$@" | cut -c1-64; }
+hexf() { od -An -tx1 -v "$1" | tr -d ' \n'; }
+zero32=$(printf '%064d' 0)
+have() { # CHECK FILE...: every blob there, else a failure of CHECK
+	local c=$1 f
+	shift
+	for f in "$@"; do
+		[ -s "$out/$f" ] || {
+			bad "$c" "the guest printed no $f"
+			return 1
+		}
+	done
+}
+# sha256(A || B) for two hex digests
+extend() { echo "$1$2" | xxd -r -p | sha; }
+
+# PCR 16: the value after = SHA-256(before || SHA-256(data)).
+if have pcr-extend pcr16-data.bin pcr16-before.bin pcr16-after.bin; then
+	want=$(extend "$(hexf "$out/pcr16-before.bin")" "$(sha "$out/pcr16-data.bin")")
+	if [ "$(hexf "$out/pcr16-after.bin")" = "$want" ]; then
+		ok "pcr-extend (PCR 16 = SHA-256(old || SHA-256(data)))"
+	else
+		bad pcr-extend "PCR 16 is $(hexf "$out/pcr16-after.bin"), not $want"
+	fi
+fi
+
+# The EK tpm2_createek made in the guest (TPM2B_PUBLIC) against the
+# vTPM's entry in the services manifest the SVSM's report binds.
+u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+if have ek-manifest ek-public.bin svsm-manifest.bin; then
+	m=$out/svsm-manifest.bin
+	found=""
+	for ((i = 0; i < $(u32 "$m" 20); i++)); do
+		e=$((24 + 24 * i))
+		if [ "$(od -An -tx1 -v -j $e -N 16 "$m" | tr -d ' \n')" = \
+			ebf176c42301a5459641b4e7dde5bfe3 ]; then
+			tail -c +$(($(u32 "$m" $((e + 16))) + 1)) "$m" |
+				head -c "$(u32 "$m" $((e + 20)))" >"$out/manifest-ek.bin"
+			found=1
+		fi
+	done
+	tail -c +3 "$out/ek-public.bin" >"$out/ek-tpmt.bin"
+	if [ -z "$found" ]; then
+		bad ek-manifest "the services manifest has no vTPM entry"
+	elif cmp -s "$out/ek-tpmt.bin" "$out/manifest-ek.bin"; then
+		ok "ek-manifest (the guest's EK is the services manifest's)"
+	else
+		bad ek-manifest "the guest's EK is not the one in the services manifest"
+	fi
+fi
+
+# The quote: tpm2_checkquote with the AK, qualifying data SHA-256 of the
+# nonce computed here; then pcrs.bin (PCRs 8, 9, 16 as the guest read
+# them) must hash to the quote's pcrDigest, so the values below are the
+# quoted ones.
+qnonce=$(echo "$nonce" | xxd -r -p | sha)
+pcr() { od -An -tx1 -v -j $(($2 * 32)) -N 32 "$1" | tr -d ' \n'; }
+quoted=""
+if have quote ak-public.bin quote-msg.bin quote-sig.bin quote-pcrs.bin pcrs.bin; then
+	if ! tpm2_checkquote -u "$out/ak-public.bin" -m "$out/quote-msg.bin" \
+		-s "$out/quote-sig.bin" -f "$out/quote-pcrs.bin" -g sha256 \
+		-q "$qnonce" >"$out/checkquote.txt" 2>"$out/checkquote.err"; then
+		bad quote "tpm2_checkquote: $(grep -m1 ERROR "$out/checkquote.err")"
+	else
+		digest=$(tpm2_print -t TPMS_ATTEST "$out/quote-msg.bin" 2>/dev/null |
+			sed -n 's/^ *pcrDigest: *//p')
+		if [ "$(wc -c <"$out/pcrs.bin")" = 96 ] &&
+			[ "$(sha "$out/pcrs.bin")" = "$digest" ]; then
+			ok "quote (tpm2_checkquote: AK signature, nonce, PCRs 8, 9, 16)"
+			quoted=1
+		else
+			bad quote "pcrs.bin is not what the quote's pcrDigest ($digest) covers"
+		fi
+	fi
+fi
+if [ -n "$quoted" ] && [ -s "$out/pcr16-after.bin" ] &&
+	[ "$(pcr "$out/pcrs.bin" 2)" != "$(hexf "$out/pcr16-after.bin")" ]; then
+	bad quote "the quoted PCR 16 is not the extended value"
+fi
+
+# PCRs 8 and 9 (GRUB's scheme, docs/vtpm.md): 9 = the bzImage's bytes
+# then the initrd's, 8 = the command line's bytes (no newline, no NUL).
+want8="" want9=""
+if [ -r "$kernel" ] && [ -r "$initrd" ] && [ -r "$cmdfile" ]; then
+	want8=$(extend "$zero32" "$(head -n1 "$cmdfile" | tr -d '\n' | sha)")
+	want9=$(extend "$(extend "$zero32" "$(sha "$kernel")")" "$(sha "$initrd")")
+	if [ -z "$quoted" ]; then
+		bad pcr-measured "no quoted PCR values"
+	elif [ "$(pcr "$out/pcrs.bin" 1)" = "$zero32" ]; then
+		bad pcr-measured "PCR 9 is zero: nothing measured the kernel"
+	elif [ "$(pcr "$out/pcrs.bin" 1)" != "$want9" ]; then
+		bad pcr-measured "PCR 9 is $(pcr "$out/pcrs.bin" 1), not $want9" \
+			"(the kernel ${kernel##*/} then the initrd ${initrd##*/})"
+	elif [ "$(pcr "$out/pcrs.bin" 0)" != "$want8" ]; then
+		bad pcr-measured "PCR 8 is $(pcr "$out/pcrs.bin" 0), not $want8 (the command line)"
+	else
+		ok "pcr-measured (PCR 8 = the command line, PCR 9 = kernel, initrd)"
+	fi
+else
+	bad pcr-measured "no $kernel, $initrd or $cmdfile to compute PCRs 8 and 9 from"
+fi
+
+# The event log from setup_data, replayed by the host's tpm2_eventlog.
+if have eventlog eventlog.bin; then
+	if ! tpm2_eventlog "$out/eventlog.bin" >"$out/eventlog.txt" 2>"$out/eventlog.err"; then
+		bad eventlog "tpm2_eventlog: $(head -n1 "$out/eventlog.err")"
+	else
+		# The replay's "pcrs:", "  sha256:", "    N  : 0x..." lines.
+		replayed() { # PCR
+			awk -v n="$1" '/^pcrs:/ { p = 1; next } p && /^[^ ]/ { p = 0 }
+				p && /^  [a-z0-9]+:$/ { bank = $1; next }
+				p && bank == "sha256:" { sub(/:/, " "); if ($1 == n) print tolower($2) }' \
+				"$out/eventlog.txt" | sed 's/^0x//'
+		}
+		got8=$(replayed 8)
+		got9=$(replayed 9)
+		if [ "$got9" != "$want9" ] || [ "$got8" != "$want8" ]; then
+			bad eventlog "the log replays to PCR 8 ${got8:-none}, 9 ${got9:-none};" \
+				"expected 8 $want8, 9 $want9"
+		elif [ -n "$quoted" ] && { [ "$got8" != "$(pcr "$out/pcrs.bin" 0)" ] ||
+			[ "$got9" != "$(pcr "$out/pcrs.bin" 1)" ]; }; then
+			bad eventlog "the log's replay is not the quoted PCRs 8 and 9"
+		else
+			ok "eventlog (tpm2_eventlog replays PCRs 8 and 9 to the expected values)"
+		fi
+	fi
+fi
 
 echo "linux-check: $npass passed, $nfail failed (files in $out)"
 [ "$nfail" -eq 0 ]

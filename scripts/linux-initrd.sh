@@ -38,6 +38,36 @@ for list in load-order probe-order; do
 	install -m 0644 "$kit/modules/$list" "$root/lib/modules/$krel/$list"
 done
 install -m 0644 "$kit/PACKAGES" "$root/etc/csvsm-packages"
+
+# tpm2-tools from the host's Debian packages (scripts/setup.sh installs
+# them): the multi-call binary `tpm2` with the tpm2_* names the self-test
+# uses, every shared library ldd names (libcurl's chain too: tpm2 needs it
+# to load, though no command here reaches the network), and the TCTI for
+# /dev/tpmrm0, which libtss2-tctildr dlopens (ldd cannot see it).
+tools="createek createak createpolicy create createprimary checkquote
+	flushcontext getrandom load pcrextend pcrread quote readpublic unseal
+	startauthsession policypcr print"
+tcti=$(ls /usr/lib/x86_64-linux-gnu/libtss2-tcti-device.so.0 2>/dev/null) ||
+	die "libtss2-tcti-device.so.0 missing (scripts/setup.sh installs tpm2-tools)"
+command -v tpm2 >/dev/null || die "tpm2 missing (scripts/setup.sh installs tpm2-tools)"
+install -m 0755 "$(command -v tpm2)" "$root/usr/bin/tpm2"
+for t in $tools; do
+	ln -s tpm2 "$root/usr/bin/tpm2_$t"
+done
+mkdir -p "$root/lib64" "$root/lib/x86_64-linux-gnu"
+for lib in $(ldd "$(command -v tpm2)" "$tcti" |
+	awk '/=> \// { print $3 } /^\t\/lib64\// { print $1 }' | LC_ALL=C sort -u); do
+	# Under its soname, from the file it points to; /lib64 holds the loader.
+	case $lib in
+	/lib64/*) dest=$root$lib ;;
+	*) dest=$root/lib/x86_64-linux-gnu/${lib##*/} ;;
+	esac
+	install -m 0755 "$(readlink -f "$lib")" "$dest"
+done
+install -m 0755 "$(readlink -f "$tcti")" "$root/lib/x86_64-linux-gnu/${tcti##*/}"
+dpkg-query -W -f '${Package} ${Version}\n' tpm2-tools libtss2-esys-3.0.2-0 \
+	libtss2-tcti-device0 libssl3 libc6 >"$root/etc/csvsm-host-packages" 2>/dev/null ||
+	die "dpkg-query failed on the tpm2-tools packages"
 chmod 1777 "$root/tmp"
 
 find "$root" -exec touch -h -d @0 {} +
@@ -46,5 +76,6 @@ mkdir -p "$(dirname "$out")"
 	cpio --quiet -o -H newc -R 0:0 --reproducible) | gzip -9 -n >"$out.tmp"
 mv "$out.tmp" "$out"
 echo "linux-initrd: $out ($(wc -c <"$out") bytes; Linux $krel," \
+	"tpm2-tools $(dpkg-query -W -f '${Version}' tpm2-tools)," \
 	"modules $(cat "$root/lib/modules/$krel/load-order" \
 		"$root/lib/modules/$krel/probe-order" | tr '\n' ' '))"

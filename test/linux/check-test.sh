@@ -6,7 +6,13 @@
 # must pass it, and must fail a wrong nonce, a changed blob, a guest that
 # failed or skipped a check, and a report that is not a VMPL1 one. (No
 # positive case for the plain VMPL1 report: only the PSP on the machine
-# makes one.)
+# makes one.) The vTPM's blobs come from tpm2-tools against `csvsm-sim
+# vtpm` (PCRs 8 and 9 extended with synthetic kernel, initrd and command
+# line files, PCR 16, an AK and a quote over SHA-256 of the nonce) and a
+# TCG2 event log written here with Python; the EK the guest "made" is the
+# manifest's. The check must pass them and fail a wrong EK, a quote over
+# another nonce, PCR values that do not cover the kernel, a log that
+# replays to other values, and a PCR 16 that is not SHA-256(old || digest).
 set -euo pipefail
 bin=build/bin
 tmp=$(mktemp -d)
@@ -23,6 +29,76 @@ nonce=$(printf '%s' "$word" | sha512sum | cut -c1-128)
 echo "$nonce" | xxd -r -p >"$tmp/nonce.bin"
 $bin/csvsm-sim attest --nonce "$nonce" --out "$tmp" >/dev/null
 
+# --- the vTPM's blobs, from tpm2-tools against csvsm-sim's vTPM ---------
+port=$((20000 + RANDOM % 20000))
+$bin/csvsm-sim vtpm --mssim "$port" --max-seconds 120 >"$tmp/vtpm.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+export TPM2TOOLS_TCTI="mssim:host=127.0.0.1,port=$port"
+for _ in $(seq 50); do
+	tpm2_getrandom 1 >/dev/null 2>&1 && break
+	sleep 0.1
+done
+t=$tmp/tpm
+mkdir -p "$t"
+tpm() { # without a resource manager: flush what each tool left loaded
+	"$@" >>"$tmp/tpm.log" 2>&1 || fail "$* (see $(tail -n2 "$tmp/tpm.log"))"
+	tpm2_flushcontext -t >/dev/null 2>&1 || true
+}
+sha() { sha256sum "$@" | cut -c1-64; }
+printf 'a kernel' >"$t/vmlinuz"
+printf 'an initrd' >"$t/initrd.img"
+printf 'console=ttyS0 csvsm.test=1\n' >"$t/cmdline"
+tpm tpm2_pcrextend "9:sha256=$(sha "$t/vmlinuz")"
+tpm tpm2_pcrextend "9:sha256=$(sha "$t/initrd.img")"
+tpm tpm2_pcrextend "8:sha256=$(printf 'console=ttyS0 csvsm.test=1' | sha)"
+printf 'csvsm linux self-test' >"$t/pcr16-data.bin"
+tpm tpm2_pcrread -o "$t/pcr16-before.bin" sha256:16
+tpm tpm2_pcrextend "16:sha256=$(sha "$t/pcr16-data.bin")"
+tpm tpm2_pcrread -o "$t/pcr16-after.bin" sha256:16
+tpm tpm2_createek -c "$t/ek.ctx" -G rsa -u "$t/sim-ek.pub"
+qnonce=$(sha "$tmp/nonce.bin")
+quote() { # QUALIFYING-DATA PREFIX
+	tpm2_createek -c "$t/ek.ctx" -G rsa >/dev/null 2>&1
+	tpm tpm2_createak -C "$t/ek.ctx" -c "$t/ak.ctx" -G ecc -g sha256 \
+		-s ecdsa -u "$t/$2ak-public.bin"
+	tpm tpm2_quote -c "$t/ak.ctx" -l sha256:8,9,16 -q "$1" -m "$t/$2quote-msg.bin" \
+		-s "$t/$2quote-sig.bin" -o "$t/$2quote-pcrs.bin" -g sha256
+}
+quote "$qnonce" ""
+quote "$(printf 'another nonce' | sha)" other-
+tpm tpm2_pcrread -o "$t/pcrs.bin" sha256:8,9,16
+# The EK as the guest's tpm2_createek writes it (TPM2B_PUBLIC) from the
+# manifest's vTPM entry (at offset 48, the rest of the file).
+tail -c +49 "$tmp/manifest.bin" >"$t/manifest-ek.bin"
+printf '%04x' "$(wc -c <"$t/manifest-ek.bin")" | xxd -r -p |
+	cat - "$t/manifest-ek.bin" >"$t/ek-public.bin"
+cmp -s "$t/ek-public.bin" "$t/sim-ek.pub" && fail "csvsm-sim's two vTPMs have one EK"
+# A TCG2 log: the Spec ID event (SHA-1 format, SHA-256 bank), then EV_IPL
+# events in GRUB's scheme (docs/vtpm.md).
+eventlog() { # KERNEL INITRD CMDLINE-FILE OUT
+	python3 - "$@" <<'PY'
+import hashlib, struct, sys
+kernel, initrd, cmd, out = sys.argv[1:5]
+spec = (b"Spec ID Event03\0" + struct.pack("<IBBBBI", 0, 0, 2, 0, 2, 1)
+        + struct.pack("<HH", 0x000B, 32) + b"\0")
+log = struct.pack("<II", 0, 3) + bytes(20) + struct.pack("<I", len(spec)) + spec
+def ev(pcr, data, desc):
+    d = hashlib.sha256(data).digest()
+    return (struct.pack("<IIIH", pcr, 13, 1, 0x000B) + d
+            + struct.pack("<I", len(desc)) + desc)
+line = open(cmd, "rb").read().split(b"\n")[0]
+log += ev(9, open(kernel, "rb").read(), b"csvsm:linux\0")
+log += ev(9, open(initrd, "rb").read(), b"csvsm:initrd\0")
+log += ev(8, line, b"kernel_cmdline: " + line + b"\0")
+open(out, "wb").write(log)
+PY
+}
+eventlog "$t/vmlinuz" "$t/initrd.img" "$t/cmdline" "$t/eventlog.bin"
+printf 'another kernel' >"$t/other-vmlinuz"
+eventlog "$t/other-vmlinuz" "$t/initrd.img" "$t/cmdline" "$t/other-eventlog.bin"
+tpmargs=(--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --cmdline "$t/cmdline")
+
 dump() { # NAME FILE ENC
 	echo "CSVSM-BLOB-BEGIN $1 $(wc -c <"$2") $(sha256sum "$2" | cut -d' ' -f1) $3"
 	if [ "$3" = gzip ]; then
@@ -35,7 +111,9 @@ dump() { # NAME FILE ENC
 guest_log() { # ENC RESULT [SKIPPED-CHECK]
 	echo "[    0.000000] Linux version 7.3.4+deb13-amd64"
 	for c in snp-active snp-vmpl1 "cpus-online (2 of 2)" cpu-hotplug \
-		sev-guest attest-svsm attest-vmpl1 mem-shared-private; do
+		sev-guest attest-svsm attest-vmpl1 mem-shared-private tpm-devices \
+		tpm-dmesg tpm-random tpm-pcr-extend tpm-ek tpm-quote tpm-seal \
+		tpm-seal-refused pcr-measured tpm-eventlog; do
 		if [ "${3:-}" = "${c%% *}" ]; then
 			echo "SKIP $c: no reason"
 		else
@@ -48,10 +126,16 @@ guest_log() { # ENC RESULT [SKIPPED-CHECK]
 	dump svsm-certs.bin "$tmp/certs.bin" "$1"
 	# The SVSM's VMPL0 report where a VMPL1 one belongs.
 	dump plain-report.bin "$tmp/report.bin" "$1"
+	for f in pcr16-data.bin pcr16-before.bin pcr16-after.bin ek-public.bin \
+		ak-public.bin quote-msg.bin quote-sig.bin quote-pcrs.bin pcrs.bin \
+		eventlog.bin; do
+		dump "$f" "$t/${TPM_PREFIX:-}$f" "$1"
+	done
 	echo "$2"
 }
 check() { # LOG: linux-check's output in $tmp/out
-	scripts/linux-check.sh --smp 2 "$1" "$tmp/files" - >"$tmp/out" 2>&1 || true
+	scripts/linux-check.sh --smp 2 "${tpmargs[@]}" "$1" "$tmp/files" - \
+		>"$tmp/out" 2>&1 || true
 }
 has() { grep -qF "linux-check: $1" "$tmp/out" || {
 	cat "$tmp/out"
@@ -65,15 +149,21 @@ for enc in gzip raw; do
 	has "PASS cpus (2 of 2 online)"
 	has "PASS svsm-report (chain, signature, REPORT_DATA, VMPL 0; VCEK svsm-vcek.der)"
 	has "FAIL plain-report: VMPL 0, not 1"
-	has "3 passed, 1 failed"
+	has "PASS pcr-extend"
+	has "PASS ek-manifest"
+	has "PASS quote"
+	has "PASS pcr-measured"
+	has "PASS eventlog"
+	has "8 passed, 1 failed"
 	cmp -s "$tmp/files/svsm-certs.bin" "$tmp/certs.bin" || fail "$enc: certs differ"
 	ok
 done
 
-scripts/linux-check.sh --nonce other --smp 2 "$tmp/log" "$tmp/files" - \
+scripts/linux-check.sh --nonce other --smp 2 "${tpmargs[@]}" "$tmp/log" "$tmp/files" - \
 	>"$tmp/out" 2>&1 && fail "a wrong nonce passed"
 has "FAIL nonce:"
 has "FAIL svsm-report: csvsm-verify: csvsm-verify: FAILED report-data"
+has "FAIL quote: tpm2_checkquote"
 ok
 
 sed 's/^CSVSM-HEX svsm-manifest.bin ../CSVSM-HEX svsm-manifest.bin 00/' \
@@ -95,6 +185,84 @@ ok
 grep -v 'passed, 0 failed' "$tmp/log" >"$tmp/log5"
 check "$tmp/log5"
 has "FAIL guest-result: no 'N passed, M failed' line"
+ok
+
+# A wrong EK: csvsm-sim's own vTPM's, not the manifest's.
+cp "$t/sim-ek.pub" "$t/wrong-ek-public.bin"
+for f in "$t"/*.bin; do
+	[ -e "$t/wrong-${f##*/}" ] || ln -s "$f" "$t/wrong-${f##*/}"
+done
+TPM_PREFIX=wrong- guest_log gzip "9 passed, 0 failed" >"$tmp/log6"
+check "$tmp/log6"
+has "FAIL ek-manifest: the guest's EK is not the one in the services manifest"
+has "PASS quote"
+ok
+
+# A quote over another nonce (its own AK public with it).
+for f in "$t"/*.bin; do
+	case ${f##*/} in other-* | wrong-*) ;; *)
+		[ -e "$t/other-${f##*/}" ] || ln -s "$f" "$t/other-${f##*/}" ;;
+	esac
+done
+mv "$t/other-eventlog.bin" "$t/kernel2-eventlog.bin"
+ln -s "$t/eventlog.bin" "$t/other-eventlog.bin"
+TPM_PREFIX=other- guest_log gzip "9 passed, 0 failed" >"$tmp/log7"
+check "$tmp/log7"
+has "FAIL quote: tpm2_checkquote"
+has "PASS ek-manifest"
+ok
+
+# PCRs 8 and 9 and the log checked against another kernel than the one
+# measured: both must fail; then a log that replays to another kernel.
+scripts/linux-check.sh --smp 2 --kernel "$t/other-vmlinuz" --initrd "$t/initrd.img" \
+	--cmdline "$t/cmdline" "$tmp/log" "$tmp/files" - >"$tmp/out" 2>&1 || true
+has "FAIL pcr-measured: PCR 9 is"
+has "FAIL eventlog: the log replays to PCR 8"
+has "PASS quote"
+ok
+cp "$t/kernel2-eventlog.bin" "$t/log-eventlog.bin"
+for f in "$t"/*.bin; do
+	case ${f##*/} in other-* | wrong-* | log-* | kernel2-*) ;; *)
+		[ -e "$t/log-${f##*/}" ] || ln -s "$f" "$t/log-${f##*/}" ;;
+	esac
+done
+TPM_PREFIX=log- guest_log gzip "9 passed, 0 failed" >"$tmp/log8"
+check "$tmp/log8"
+has "FAIL eventlog: the log replays to PCR 8"
+has "PASS pcr-measured"
+ok
+
+# PCRs all zero (nothing measured): the message the guest's check gives too.
+for f in "$t"/*.bin; do
+	case ${f##*/} in other-* | wrong-* | log-* | kernel2-* | zero-*) ;; *)
+		[ -e "$t/zero-${f##*/}" ] || ln -s "$f" "$t/zero-${f##*/}" ;;
+	esac
+done
+rm "$t/zero-pcrs.bin" "$t/zero-quote-msg.bin" "$t/zero-quote-sig.bin" \
+	"$t/zero-quote-pcrs.bin" "$t/zero-ak-public.bin"
+printf '%0192d' 0 | xxd -r -p >"$t/zero-pcrs.bin"
+# The real quote cannot cover zeros: pcrs.bin no longer matches its digest.
+cp "$t/quote-msg.bin" "$t/zero-quote-msg.bin"
+cp "$t/quote-sig.bin" "$t/zero-quote-sig.bin"
+cp "$t/quote-pcrs.bin" "$t/zero-quote-pcrs.bin"
+cp "$t/ak-public.bin" "$t/zero-ak-public.bin"
+TPM_PREFIX=zero- guest_log gzip "9 passed, 0 failed" >"$tmp/log9"
+check "$tmp/log9"
+has "FAIL quote: pcrs.bin is not what the quote's pcrDigest"
+has "FAIL pcr-measured: no quoted PCR values"
+ok
+
+# PCR 16 not SHA-256(old || SHA-256(data)): other data than was extended.
+for f in "$t"/*.bin; do
+	case ${f##*/} in other-* | wrong-* | log-* | kernel2-* | zero-* | p16-*) ;; *)
+		[ -e "$t/p16-${f##*/}" ] || ln -s "$f" "$t/p16-${f##*/}" ;;
+	esac
+done
+rm "$t/p16-pcr16-data.bin"
+printf 'other data' >"$t/p16-pcr16-data.bin"
+TPM_PREFIX=p16- guest_log gzip "9 passed, 0 failed" >"$tmp/log10"
+check "$tmp/log10"
+has "FAIL pcr-extend: PCR 16 is"
 ok
 
 echo "linux-check-test: $npass passed, 0 failed"
