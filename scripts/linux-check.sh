@@ -208,6 +208,16 @@ have() { # CHECK FILE...: every blob there, else a failure of CHECK
 }
 # sha256(A || B) for two hex digests
 extend() { echo "$1$2" | xxd -r -p | sha; }
+# The bzImage's protected-mode part, what the image carries and the SVSM
+# measures (docs/vtpm.md): after the boot sector and setup_sects sectors
+# (0x1F1; 0 means 4), given the "HdrS" signature at 0x202.
+kernel_part() {
+	local sects
+	[ "$(dd if="$1" bs=1 skip=514 count=4 2>/dev/null)" = HdrS ] || return 1
+	sects=$(od -An -tu1 -j 497 -N1 "$1" | tr -d ' ')
+	[ "$sects" -ne 0 ] || sects=4
+	tail -c +$(((sects + 1) * 512 + 1)) "$1"
+}
 
 # PCR 16: the value after = SHA-256(before || SHA-256(data)).
 if have pcr-extend pcr16-data.bin pcr16-before.bin pcr16-after.bin; then
@@ -273,12 +283,15 @@ if [ -n "$quoted" ] && [ -s "$out/pcr16-after.bin" ] &&
 	bad quote "the quoted PCR 16 is not the extended value"
 fi
 
-# PCRs 8 and 9 (GRUB's scheme, docs/vtpm.md): 9 = the bzImage's bytes
-# then the initrd's, 8 = the command line's bytes (no newline, no NUL).
+# PCRs 8 and 9 (GRUB's scheme, docs/vtpm.md): 9 = the bzImage's
+# protected-mode part then the initrd, 8 = the command line's bytes (no
+# newline, no NUL).
 want8="" want9=""
-if [ -r "$kernel" ] && [ -r "$initrd" ] && [ -r "$cmdfile" ]; then
+if [ -r "$kernel" ] && [ -r "$initrd" ] && [ -r "$cmdfile" ] &&
+	kernel_part "$kernel" >/dev/null; then
 	want8=$(extend "$zero32" "$(head -n1 "$cmdfile" | tr -d '\n' | sha)")
-	want9=$(extend "$(extend "$zero32" "$(sha "$kernel")")" "$(sha "$initrd")")
+	want9=$(extend "$(extend "$zero32" "$(kernel_part "$kernel" | sha)")" \
+		"$(sha "$initrd")")
 	if [ -z "$quoted" ]; then
 		bad pcr-measured "no quoted PCR values"
 	elif [ "$(pcr "$out/pcrs.bin" 1)" = "$zero32" ]; then
@@ -292,7 +305,7 @@ if [ -r "$kernel" ] && [ -r "$initrd" ] && [ -r "$cmdfile" ]; then
 		ok "pcr-measured (PCR 8 = the command line, PCR 9 = kernel, initrd)"
 	fi
 else
-	bad pcr-measured "no $kernel, $initrd or $cmdfile to compute PCRs 8 and 9 from"
+	bad pcr-measured "no bzImage $kernel, initrd $initrd or $cmdfile to compute PCRs 8 and 9 from"
 fi
 
 # The event log from setup_data, replayed by the host's tpm2_eventlog.

@@ -52,7 +52,12 @@ struct line {
 	uint64_t since; /* TSC of the first byte */
 };
 
-static struct line lines[MACHINE_MAX_CPUS][MACHINE_VMPLS];
+/* One line per VMPL, not per vCPU: the guest's UART output is one stream
+ * in the order of its writes, whichever vCPU makes them (Linux's console
+ * moves between CPUs mid-line), and a VMPL's lines never mix into
+ * another's. Under lines_lock, taken before the console's lock. */
+static struct line lines[MACHINE_VMPLS];
+static struct mlock lines_lock;
 static uint16_t pm1_cnt; /* 0: none found */
 /* COM1's line control and interrupt enable as the guest wrote them: the
  * bytes it sends never reach the UART, so the hypervisor raises its
@@ -102,15 +107,17 @@ void hv_io_poll(struct mcpu *c, uint64_t interval)
 	unsigned v;
 
 	/* A shell's prompt and the echo of the keys typed are partial lines:
-	 * out once they have waited @interval (this vCPU's own lines, which
-	 * only it fills). */
+	 * out once they have waited @interval. */
+	(void)c;
+	mlock_take(&lines_lock);
 	for (v = 0; v < MACHINE_VMPLS; v++) {
-		struct line *l = &lines[c->index][v];
+		struct line *l = &lines[v];
 
 		if (l->len > 0 && now - l->since >= interval) {
 			line_flush(l);
 		}
 	}
+	mlock_drop(&lines_lock);
 	if (!hv_io_rx_enabled() || now - last < interval ||
 	    !__atomic_compare_exchange_n(&com1_polled, &last, now, false,
 					 __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
@@ -172,11 +179,13 @@ static void line_flush(struct line *l)
 
 static void com1_byte(struct mcpu *c, unsigned vmpl, char ch)
 {
-	struct line *l = &lines[c->index][vmpl];
+	struct line *l = &lines[vmpl];
 
+	(void)c;
 	if (ch == '\r') {
 		return;
 	}
+	mlock_take(&lines_lock);
 	if (l->len == 0) {
 		l->since = rdtsc();
 	}
@@ -184,17 +193,18 @@ static void com1_byte(struct mcpu *c, unsigned vmpl, char ch)
 	if (ch == '\n' || l->len == LINE_MAX) {
 		line_flush(l);
 	}
+	mlock_drop(&lines_lock);
 }
 
 void hv_io_flush(void)
 {
-	unsigned i, v;
+	unsigned v;
 
-	for (i = 0; i < MACHINE_MAX_CPUS; i++) {
-		for (v = 0; v < MACHINE_VMPLS; v++) {
-			line_flush(&lines[i][v]);
-		}
+	mlock_take(&lines_lock);
+	for (v = 0; v < MACHINE_VMPLS; v++) {
+		line_flush(&lines[v]);
 	}
+	mlock_drop(&lines_lock);
 }
 
 /*

@@ -46,10 +46,16 @@ tpm() { # without a resource manager: flush what each tool left loaded
 	tpm2_flushcontext -t >/dev/null 2>&1 || true
 }
 sha() { sha256sum "$@" | cut -c1-64; }
-printf 'a kernel' >"$t/vmlinuz"
+# A bzImage's shape: one setup sector (0x1F1), "HdrS" at 0x202, then the
+# protected-mode part, which alone is measured.
+bzimage() { # BODY OUT
+	python3 -c 'import sys; h = bytearray(1024); h[0x1F1] = 1
+h[0x202:0x206] = b"HdrS"; open(sys.argv[2], "wb").write(bytes(h) + sys.argv[1].encode())' "$1" "$2"
+}
+bzimage 'a kernel' "$t/vmlinuz"
 printf 'an initrd' >"$t/initrd.img"
 printf 'console=ttyS0 csvsm.test=1\n' >"$t/cmdline"
-tpm tpm2_pcrextend "9:sha256=$(sha "$t/vmlinuz")"
+tpm tpm2_pcrextend "9:sha256=$(printf 'a kernel' | sha)"
 tpm tpm2_pcrextend "9:sha256=$(sha "$t/initrd.img")"
 tpm tpm2_pcrextend "8:sha256=$(printf 'console=ttyS0 csvsm.test=1' | sha)"
 printf 'csvsm linux self-test' >"$t/pcr16-data.bin"
@@ -88,14 +94,14 @@ def ev(pcr, data, desc):
     return (struct.pack("<IIIH", pcr, 13, 1, 0x000B) + d
             + struct.pack("<I", len(desc)) + desc)
 line = open(cmd, "rb").read().split(b"\n")[0]
-log += ev(9, open(kernel, "rb").read(), b"csvsm:linux\0")
+log += ev(9, open(kernel, "rb").read()[1024:], b"csvsm:linux\0")
 log += ev(9, open(initrd, "rb").read(), b"csvsm:initrd\0")
 log += ev(8, line, b"kernel_cmdline: " + line + b"\0")
 open(out, "wb").write(log)
 PY
 }
 eventlog "$t/vmlinuz" "$t/initrd.img" "$t/cmdline" "$t/eventlog.bin"
-printf 'another kernel' >"$t/other-vmlinuz"
+bzimage 'another kernel' "$t/other-vmlinuz"
 eventlog "$t/other-vmlinuz" "$t/initrd.img" "$t/cmdline" "$t/other-eventlog.bin"
 tpmargs=(--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --cmdline "$t/cmdline")
 
