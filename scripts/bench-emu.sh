@@ -18,15 +18,7 @@ echo "csvsm on the emulated SEV-SNP machine (QEMU TCG): guest TSC cycles per rou
 scripts/emu-run.sh --image "$image" --smp 1 --log "$tmp/run.log" >/dev/null
 grep '^\[bench\]' "$tmp/run.log" | sed 's/^\[bench\] /  /'
 echo "  goal: QUERY_PROTOCOL / bare world switch < 1.3"
-# The machine's bench instrument (emu/src/instrument.c): the TSC, which
-# counts from reset, at the first VMRUN of VMPL0 (the SVSM) and of VMPL1.
-first=$(sed -n 's/^emu: bench: first VMRUN at TSC: VMPL0 \([0-9]*\), VMPL1 \([0-9]*\) (from reset; TSC \([0-9]*\) kHz)$/\1 \2 \3/p' "$tmp/run.log" | head -n1)
-read -r f0 f1 khz <<<"$first"
-awk -v f0="$f0" -v f1="$f1" -v khz="$khz" 'BEGIN {
-	printf "Reset to the guest'"'"'s first instruction: %.0f TSC cycles (%.0f ms" \
-		" at %.0f kHz)\n  reset to the SVSM'"'"'s first VMRUN %.0f (%.0f ms)," \
-		" the SVSM'"'"'s boot %.0f (%.0f ms)\n", f1, f1 / khz, khz, f0,
-		f0 / khz, f1 - f0, (f1 - f0) / khz }'
+scripts/bench-reset-to-guest.sh "$tmp/run.log"
 
 text=$(size -A "$fw" | awk '$1 == ".text" || $1 == ".rodata" { s += $2 } END { print s }')
 data=$(size -A "$fw" | awk '$1 == ".data" || $1 == ".bss" { s += $2 } END { print s }')

@@ -102,10 +102,4 @@ sed -n 's/^emu: bench: \(.*\) TSC cycles: VMPL0 \([0-9]*\), VMPL1 \([0-9]*\), ma
 			100 * v0 / t, 100 * $3 / t, 100 * m / t, 100 * idle / t,
 			t / 1e9, busy ? 100 * v0 / busy : 0 }'
 
-first=$(sed -n 's/^emu: bench: first VMRUN at TSC: VMPL0 \([0-9]*\), VMPL1 \([0-9]*\) (from reset; TSC \([0-9]*\) kHz)$/\1 \2 \3/p' "$log" | head -n1)
-read -r f0 f1 khz <<<"$first"
-awk -v f0="$f0" -v f1="$f1" -v khz="$khz" 'BEGIN {
-	printf "Reset to the guest'"'"'s first instruction: %.0f TSC cycles (%.0f ms" \
-		" at %.0f kHz)\n  reset to the SVSM'"'"'s first VMRUN %.0f (%.0f ms)," \
-		" the SVSM'"'"'s boot %.0f (%.0f ms)\n", f1, f1 / khz, khz, f0,
-		f0 / khz, f1 - f0, (f1 - f0) / khz }'
+scripts/bench-reset-to-guest.sh "$log"

@@ -350,7 +350,7 @@ void hv_apic_poll(struct mcpu *c)
 	uint64_t now, tick = serial_tick();
 
 	if (tick != 0) {
-		hv_io_poll(c, tick);
+		hv_io_poll(tick);
 	}
 	if (a->expiry == 0) {
 		if (tick != 0) {

@@ -100,7 +100,7 @@ bool hv_io_rx_enabled(void)
  * The machine's own lines only write the UART's THR, so they never
  * consume or add to what the user typed.
  */
-void hv_io_poll(struct mcpu *c, uint64_t interval)
+void hv_io_poll(uint64_t interval)
 {
 	uint64_t now = rdtsc();
 	uint64_t last = __atomic_load_n(&com1_polled, __ATOMIC_RELAXED);
@@ -108,7 +108,6 @@ void hv_io_poll(struct mcpu *c, uint64_t interval)
 
 	/* A shell's prompt and the echo of the keys typed are partial lines:
 	 * out once they have waited @interval. */
-	(void)c;
 	mlock_take(&lines_lock);
 	for (v = 0; v < MACHINE_VMPLS; v++) {
 		struct line *l = &lines[v];
@@ -177,11 +176,10 @@ static void line_flush(struct line *l)
 	}
 }
 
-static void com1_byte(struct mcpu *c, unsigned vmpl, char ch)
+static void com1_byte(unsigned vmpl, char ch)
 {
 	struct line *l = &lines[vmpl];
 
-	(void)c;
 	if (ch == '\r') {
 		return;
 	}
@@ -249,7 +247,7 @@ void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 	   uint32_t *val)
 {
 	if (port == COM1 && !in && size == 1 && !com1_dlab()) {
-		com1_byte(c, vmpl, (char)*val);
+		com1_byte(vmpl, (char)*val);
 		com1_thre(); /* sent at once: empty again */
 		return;
 	}

@@ -12,7 +12,8 @@
 #define PVCLOCK_TSC_STABLE 1u
 #define NSEC_PER_SEC 1000000000ull
 
-/* Linux's struct pvclock_vcpu_time_info and pvclock_wall_clock. */
+/* Linux's struct pvclock_vcpu_time_info and pvclock_wall_clock: packed
+ * there, naturally aligned here with the same layout (asserted). */
 struct pvclock_time {
 	uint32_t version;
 	uint32_t pad0;
@@ -22,14 +23,17 @@ struct pvclock_time {
 	int8_t tsc_shift;
 	uint8_t flags;
 	uint8_t pad[2];
-} __attribute__((packed));
-_Static_assert(sizeof(struct pvclock_time) == 32, "pvclock_vcpu_time_info");
+};
+_Static_assert(sizeof(struct pvclock_time) == 32 &&
+		       __builtin_offsetof(struct pvclock_time, tsc_shift) == 28,
+	       "pvclock_vcpu_time_info");
 
 struct pvclock_wall {
 	uint32_t version;
 	uint32_t sec;
 	uint32_t nsec;
-} __attribute__((packed));
+};
+_Static_assert(sizeof(struct pvclock_wall) == 12, "pvclock_wall_clock");
 
 /* The clock's zero (system_time 0) as a TSC value and as wall time. */
 static uint64_t zero_tsc, zero_wall_sec;
@@ -147,37 +151,46 @@ static uint64_t ns_since_zero(uint64_t tsc)
 	return d / tsc_khz * 1000000u + d % tsc_khz * 1000000u / tsc_khz;
 }
 
-/* The struct of @len bytes at @gpa, if it lies in one shared page of
- * guest RAM; under rmp_lock, which the caller holds. */
-static void *shared_at(uint64_t gpa, uint64_t len)
+/* Take rmp_lock and return the struct of @len bytes at @gpa if it lies in
+ * one shared page of guest RAM; else drop the lock, say so and return
+ * NULL. The caller writes it and drops the lock. */
+static void *shared_open(unsigned cpu, uint64_t gpa, uint64_t len,
+			 const char *what)
 {
 	uint64_t page = gpa & ~(uint64_t)(PAGE - 1);
 
-	if (gpa >= guest_ram_size || (gpa & (PAGE - 1)) > PAGE - len ||
-	    rmp_check_shared_access(&machine_rmp, page) != RMP_ACCESS_OK) {
-		return NULL;
+	rmp_lock();
+	if (gpa < guest_ram_size && (gpa & (PAGE - 1)) <= PAGE - len &&
+	    rmp_check_shared_access(&machine_rmp, page) == RMP_ACCESS_OK) {
+		return guest_ptr(gpa, len);
 	}
-	return guest_ptr(gpa, len);
+	rmp_unlock();
+	mlog("emu: kvmclock: vCPU %u's %s at 0x%llx is not in a shared page; "
+	     "not written",
+	     cpu, what, (unsigned long long)gpa);
+	return NULL;
+}
+
+/* The version, odd while the fields change (the guest retries), even
+ * after. */
+static uint32_t version_odd(uint32_t *version)
+{
+	uint32_t v = (__atomic_load_n(version, __ATOMIC_RELAXED) + 1u) | 1u;
+
+	__atomic_store_n(version, v, __ATOMIC_RELEASE);
+	return v;
 }
 
 static void write_time(unsigned cpu, uint64_t gpa)
 {
-	struct pvclock_time *t;
+	struct pvclock_time *t = shared_open(cpu, gpa, sizeof(*t), "time");
 	uint64_t tsc = rdtsc();
 	uint32_t version;
 
-	rmp_lock();
-	t = shared_at(gpa, sizeof(*t));
 	if (t == NULL) {
-		rmp_unlock();
-		mlog("emu: kvmclock: vCPU %u's time at 0x%llx is not in a "
-		     "shared page; not written",
-		     cpu, (unsigned long long)gpa);
 		return;
 	}
-	/* Odd while the fields change (the guest retries), even after. */
-	version = (__atomic_load_n(&t->version, __ATOMIC_RELAXED) + 1u) | 1u;
-	__atomic_store_n(&t->version, version, __ATOMIC_RELEASE);
+	version = version_odd(&t->version);
 	t->tsc_timestamp = tsc;
 	t->system_time = ns_since_zero(tsc);
 	t->tsc_to_system_mul = scale_mul;
@@ -189,20 +202,14 @@ static void write_time(unsigned cpu, uint64_t gpa)
 
 static void write_wall(unsigned cpu, uint64_t gpa)
 {
-	struct pvclock_wall *w;
+	struct pvclock_wall *w =
+		shared_open(cpu, gpa, sizeof(*w), "wall clock");
 	uint32_t version;
 
-	rmp_lock();
-	w = shared_at(gpa, sizeof(*w));
 	if (w == NULL) {
-		rmp_unlock();
-		mlog("emu: kvmclock: vCPU %u's wall clock at 0x%llx is not in "
-		     "a shared page; not written",
-		     cpu, (unsigned long long)gpa);
 		return;
 	}
-	version = (__atomic_load_n(&w->version, __ATOMIC_RELAXED) + 1u) | 1u;
-	__atomic_store_n(&w->version, version, __ATOMIC_RELEASE);
+	version = version_odd(&w->version);
 	w->sec = (uint32_t)zero_wall_sec;
 	w->nsec = 0;
 	__atomic_store_n(&w->version, version + 1u, __ATOMIC_RELEASE);
