@@ -79,12 +79,14 @@ check-all: format-check banned-check layers-check tidy freestanding-check docs-c
 bench: setup
 	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench $(BIN)/csvsm-bench-snp \
 		$(BIN)/csvsm-bench-vtpm \
-		$(MACHINE_ELF) $(BUILD)/csvsm.igvm $(BUILD)/csvsm-linux.igvm
+		$(MACHINE_ELF) $(BUILD)/csvsm.igvm $(BUILD)/csvsm-linux.igvm \
+		$(BUILD)/csvsm-linux-tpmbench.igvm
 	@scripts/bench.sh $(BIN)/csvsm-bench
 	@CSVSM_SIM_PLATFORM=snp scripts/bench.sh $(BIN)/csvsm-bench-snp
 	@scripts/bench-vtpm.sh
 	@scripts/bench-emu.sh
 	@scripts/bench-linux.sh --smp 2
+	@scripts/bench-linux-tpm.sh --smp 2
 
 clean:
 	rm -rf build

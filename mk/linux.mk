@@ -11,7 +11,8 @@ LINUX := $(BUILD)/linux
 LINUX_LOCK := test/linux/debian.lock
 LINUX_VMLINUZ := $(LINUX)/vmlinuz
 LINUX_INITRD := $(LINUX)/initrd.img
-LINUX_GUEST_FILES := test/linux/init test/linux/csvsm-selftest
+LINUX_GUEST_FILES := test/linux/init test/linux/csvsm-selftest \
+	test/linux/csvsm-tpmbench test/linux/tpm_rtt.c
 # The command line for Linux at VMPL1 under csvsm: a serial console that
 # shows errors only (each byte is a #VC under SNP), options that spare the
 # machine emulation Linux does not need (no HPET, a 256 KiB SWIOTLB, no
@@ -24,10 +25,13 @@ LINUX_CMDLINE ?= console=ttyS0,115200 quiet nokaslr no5lvl hpet=disable \
 	no_timer_check tsc=reliable swiotlb=128 i8042.noaux \
 	i8042.nokbd panic=-1 csvsm.test=1
 
-# The same line for `make run` at a terminal: a shell on the console
-# instead of the self-test (test/linux/init). The line is measured, so the
-# shell has its own image, build/csvsm-linux-shell.igvm.
-LINUX_CMDLINE_SHELL = $(patsubst csvsm.test=%,csvsm.test=shell,$(LINUX_CMDLINE))
+# The same line with another csvsm.test= mode (test/linux/init): `shell`
+# for `make run` at a terminal (a shell on the console instead of the
+# self-test), `tpmbench` for make bench's TPM commands. The line is
+# measured, so each mode has its own image, build/csvsm-linux-MODE.igvm
+# (below).
+LINUX_MODES := shell tpmbench
+linux_cmdline_for = $(patsubst csvsm.test=%,csvsm.test=$(1),$(LINUX_CMDLINE))
 
 # The command lines as files that change only when the lines do.
 .PHONY: FORCE
@@ -36,10 +40,21 @@ $(LINUX)/cmdline: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(strip $(LINUX_CMDLINE))' | cmp -s - $@ || \
 		printf '%s\n' '$(strip $(LINUX_CMDLINE))' > $@
-$(LINUX)/cmdline-shell: FORCE
+$(addprefix $(LINUX)/cmdline-,$(LINUX_MODES)): $(LINUX)/cmdline-%: FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' '$(strip $(LINUX_CMDLINE_SHELL))' | cmp -s - $@ || \
-		printf '%s\n' '$(strip $(LINUX_CMDLINE_SHELL))' > $@
+	@printf '%s\n' '$(strip $(call linux_cmdline_for,$*))' | cmp -s - $@ || \
+		printf '%s\n' '$(strip $(call linux_cmdline_for,$*))' > $@
+
+# build/csvsm-linux.igvm (mk/snp.mk) with another mode's command line:
+# csvsm-linux-shell.igvm for `make run`, csvsm-linux-tpmbench.igvm for
+# make bench.
+$(addprefix $(BUILD)/csvsm-linux-,$(addsuffix .igvm,$(LINUX_MODES))): \
+		$(BUILD)/csvsm-linux-%.igvm: $(BIN)/csvsm-igvm $(SNP_FW) \
+		$(LINUX_KERNEL) $(LINUX_INITRD) $(BUILD)/linux/cmdline-%
+	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) --linux $(LINUX_KERNEL) \
+		--initrd $(LINUX_INITRD) \
+		--cmdline "$$(cat $(BUILD)/linux/cmdline-$*)" -o $@
+	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"
 
 $(LINUX_VMLINUZ) $(LINUX)/VERSION $(LINUX)/kit/PACKAGES &: $(LINUX_LOCK) \
 		scripts/linux-fetch.sh scripts/linux-module-build.sh

@@ -59,14 +59,6 @@ $(BUILD)/csvsm-linux.igvm: $(BIN)/csvsm-igvm $(SNP_FW) $(LINUX_KERNEL) \
 		--initrd $(LINUX_INITRD) --cmdline "$$(cat $(BUILD)/linux/cmdline)" \
 		-o $@
 	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"
-# The same with the shell's command line (mk/linux.mk), for `make run`.
-$(BUILD)/csvsm-linux-shell.igvm: $(BIN)/csvsm-igvm $(SNP_FW) $(LINUX_KERNEL) \
-		$(LINUX_INITRD) $(BUILD)/linux/cmdline-shell
-	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) --linux $(LINUX_KERNEL) \
-		--initrd $(LINUX_INITRD) \
-		--cmdline "$$(cat $(BUILD)/linux/cmdline-shell)" -o $@
-	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"
-
 # The snp ELF against its hardware layer's assumptions: layout, W^X, the
 # fixup table, nothing that raises #VC before the IDT exists.
 .PHONY: snp-image-check

@@ -6,8 +6,13 @@
 # (ACPI S5: QEMU exits 0). Prints the wall-clock times from QEMU's start
 # to the self-test's start marker and to power-off: what `make bench`
 # sets beside the same kernel on csvsm (docs/linux.md).
+# --swtpm: a TPM for the guest, Debian's swtpm (libtpms, the engine
+# csvsm's vTPM runs too) on QEMU's tpm-crb device, with fresh state; the
+# kernel's built-in tpm_crb binds it. With --cmdline's csvsm.test=tpmbench
+# the guest times TPM commands on it (scripts/bench-linux-tpm.sh).
 #   linux-baseline.sh [--smp N] [--mem SIZE] [--timeout S] [--log FILE]
 #                     [--cmdline STRING] [--kernel FILE] [--initrd FILE]
+#                     [--swtpm]
 set -uo pipefail
 
 smp=2
@@ -16,6 +21,7 @@ timeout_s=180
 log=build/linux/baseline.log
 kernel=build/linux/vmlinuz
 initrd=build/linux/initrd.img
+swtpm=0
 # The SNP command line's options (mk/linux.mk, LINUX_CMDLINE) with the
 # no-SEV test, so both boots do the same work but SEV's.
 cmdline="console=ttyS0,115200 quiet nokaslr no5lvl hpet=disable"
@@ -30,6 +36,7 @@ while [ $# -gt 0 ]; do
 	--cmdline) cmdline=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--initrd) initrd=$2; shift 2 ;;
+	--swtpm) swtpm=1; shift ;;
 	*) echo "linux-baseline: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -42,19 +49,35 @@ mkdir -p "$(dirname "$log")"
 cpu=EPYC,-rdseed,-sha-ni,-fxsr-opt,-misalignsse,-3dnowprefetch,-osvw
 cpu=$cpu,-topoext,-nrip-save,-xsavec
 
+tpm=()
+if [ $swtpm -eq 1 ]; then
+	command -v swtpm >/dev/null ||
+		{ echo "linux-baseline: swtpm missing (scripts/setup.sh)" >&2; exit 2; }
+	state=$(mktemp -d)
+	swtpm socket --tpm2 --tpmstate dir="$state" \
+		--ctrl type=unixio,path="$state/swtpm.sock" \
+		--log file="$state/swtpm.log" --daemon --pid file="$state/swtpm.pid" ||
+		{ echo "linux-baseline: swtpm did not start" >&2; exit 2; }
+	trap 'kill "$(cat "$state/swtpm.pid" 2>/dev/null)" 2>/dev/null; rm -rf "$state"' EXIT
+	tpm=(-chardev "socket,id=chrtpm,path=$state/swtpm.sock"
+		-tpmdev "emulator,id=tpm0,chardev=chrtpm" -device "tpm-crb,tpmdev=tpm0")
+fi
+
 t0=$EPOCHREALTIME
 t_start=""
 : >"$log"
 while IFS= read -r line; do
 	line=${line%$'\r'}
 	printf '%s\n' "$line" >>"$log"
-	if [ -z "$t_start" ] && [[ $line == "csvsm-selftest: start"* ]]; then
+	if [ -z "$t_start" ] && { [[ $line == "csvsm-selftest: start"* ]] ||
+		[[ $line == "csvsm-tpmbench: start"* ]]; }; then
 		t_start=$EPOCHREALTIME
 	fi
 done < <(timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
 	-machine q35 -accel tcg -cpu "$cpu" -smp "$smp" -m "$mem" \
 	-display none -serial stdio -monitor none -nodefaults -no-reboot \
-	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" </dev/null 2>&1
+	"${tpm[@]}" -kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+	</dev/null 2>&1
 	echo "linux-baseline-qemu-status $?")
 t_end=$EPOCHREALTIME
 status=$(sed -n 's/^linux-baseline-qemu-status //p' "$log")

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The Linux guest's initramfs: busybox-static, the modules and their load
-# order from scripts/linux-fetch.sh's kit (Debian's, and tpm_svsm.ko), and the committed scripts
-# test/linux/init and test/linux/csvsm-selftest. A gzip'd newc cpio (the
-# kernel has RD_GZIP), built with Debian's cpio; the same inputs give the
-# same bytes (fixed owners and times, sorted names).
+# order from scripts/linux-fetch.sh's kit (Debian's, and tpm_svsm.ko), and
+# the committed scripts test/linux/init, test/linux/csvsm-selftest and
+# test/linux/csvsm-tpmbench (with test/linux/tpm_rtt.c built). A gzip'd
+# newc cpio (the kernel has RD_GZIP), built with Debian's cpio; the same
+# inputs give the same bytes (fixed owners and times, sorted names).
 #   linux-initrd.sh KITDIR OUT
 set -euo pipefail
 kit=$1
@@ -26,6 +27,12 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc,root} \
 install -m 0755 "$kit/busybox" "$root/bin/busybox"
 install -m 0755 "$here/test/linux/init" "$root/init"
 install -m 0755 "$here/test/linux/csvsm-selftest" "$root/bin/csvsm-selftest"
+install -m 0755 "$here/test/linux/csvsm-tpmbench" "$root/bin/csvsm-tpmbench"
+# tpm-rtt, csvsm-tpmbench's raw round trip: static (the initramfs's only
+# libc is tpm2-tools' dynamic one), from the host's gcc and glibc.
+gcc -std=c11 -O2 -Wall -Wextra -Werror -static -s \
+	-o "$root/usr/bin/tpm-rtt" "$here/test/linux/tpm_rtt.c" ||
+	die "test/linux/tpm_rtt.c did not build"
 # load-order: loaded at boot, in order; probe-order (tpm_svsm.ko): loaded
 # after them, where failing to bind is an outcome /init records.
 # A kit from before tpm_svsm has no probe-order: an empty one.
@@ -46,7 +53,7 @@ install -m 0644 "$kit/PACKAGES" "$root/etc/csvsm-packages"
 # /dev/tpmrm0, which libtss2-tctildr dlopens (ldd cannot see it).
 tools="createek createak createpolicy create createprimary checkquote
 	flushcontext getrandom load pcrextend pcrread quote readpublic unseal
-	startauthsession policypcr print"
+	startauthsession policypcr policysecret activatecredential print"
 tcti=$(ls /usr/lib/x86_64-linux-gnu/libtss2-tcti-device.so.0 2>/dev/null) ||
 	die "libtss2-tcti-device.so.0 missing (scripts/setup.sh installs tpm2-tools)"
 command -v tpm2 >/dev/null || die "tpm2 missing (scripts/setup.sh installs tpm2-tools)"
