@@ -4,7 +4,7 @@
 # log, keep them as files, verify them as a relying party would, and pass
 # only if the guest's own checks passed too (docs/linux.md).
 #   linux-check.sh [--nonce WORD] [--smp N] [--kernel F] [--initrd F]
-#                  [--cmdline F] LOG OUTDIR IMAGE
+#                  [--cmdline F] [--credential DIR] LOG OUTDIR IMAGE
 # OUTDIR gets nonce.bin, svsm-report.bin, svsm-manifest.bin, svsm-certs.bin,
 # plain-report.bin, plain-certs.bin, the vTPM's pcr16-*.bin, ek-public.bin,
 # ak-public.bin, quote-*.bin, pcrs.bin, eventlog.bin (those the guest
@@ -19,7 +19,12 @@
 # PCRs 8 and 9 and the event log against the kernel, initrd and command
 # line that booted (--kernel, --initrd, --cmdline: default
 # build/linux/vmlinuz, initrd.img, and cmdline, whose one line is it).
+# The AK's binding to the EK: DIR is what scripts/linux-relying-party.sh
+# kept of the credential it made during the boot; it must have been made
+# with the verified manifest's EK for the name of the quote's AK, and the
+# secret the guest says it recovered must be DIR's secret.bin.
 set -euo pipefail
+# shellcheck source=scripts/linux-lib.sh
 . "$(dirname "$0")/linux-lib.sh"
 
 word=csvsm-linux-selftest
@@ -27,6 +32,7 @@ smp=""
 kernel=build/linux/vmlinuz
 initrd=build/linux/initrd.img
 cmdfile=build/linux/cmdline
+cred=""
 while [ $# -gt 3 ]; do
 	case $1 in
 	--nonce) word=$2; shift 2 ;;
@@ -34,12 +40,13 @@ while [ $# -gt 3 ]; do
 	--kernel) kernel=$2; shift 2 ;;
 	--initrd) initrd=$2; shift 2 ;;
 	--cmdline) cmdfile=$2; shift 2 ;;
+	--credential) cred=$2; shift 2 ;;
 	*) echo "linux-check: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
 [ $# -eq 3 ] || {
 	echo "usage: linux-check.sh [--nonce WORD] [--smp N] [--kernel F]" \
-		"[--initrd F] [--cmdline F] LOG OUTDIR IMAGE" >&2
+		"[--initrd F] [--cmdline F] [--credential DIR] LOG OUTDIR IMAGE" >&2
 	exit 2
 }
 log=$1
@@ -78,7 +85,7 @@ fi
 # The checks a run on csvsm must have passed, not skipped.
 for c in snp-active snp-vmpl1 cpus-online sev-guest attest-svsm attest-vmpl1 \
 	mem-shared-private tpm-devices tpm-dmesg tpm-random tpm-pcr-extend tpm-ek \
-	tpm-quote tpm-seal tpm-seal-refused pcr-measured tpm-eventlog; do
+	tpm-quote tpm-credential tpm-seal tpm-seal-refused pcr-measured tpm-eventlog; do
 	grep -qE "(^|[^A-Z])PASS $c( |\$)" "$clean" || bad "guest-$c" "not passed"
 done
 if [ -n "$smp" ]; then
@@ -192,6 +199,36 @@ fi
 if [ -n "$quoted" ] && [ -s "$out/pcr16-after.bin" ] &&
 	[ "$(pcr "$out/pcrs.bin" 2)" != "$(hexf "$out/pcr16-after.bin")" ]; then
 	bad quote "the quoted PCR 16 is not the extended value"
+fi
+
+# The AK bound to the EK: the relying party's credential, made with the
+# EK of the manifest verified above for the name of the AK that signed
+# the quote, was activated by the guest's TPM: the secret it printed is
+# the one the relying party chose.
+[ ! -s "$out/svsm-manifest.bin" ] ||
+	manifest_ek "$out/svsm-manifest.bin" "$out/manifest-ek.bin" || true
+if [ -z "$cred" ]; then
+	bad credential "no relying party's record (--credential DIR)"
+elif [ ! -s "$cred/secret.bin" ] || [ ! -s "$cred/ek-public.bin" ] ||
+	[ ! -s "$cred/ak-name" ]; then
+	bad credential "the relying party made no credential:" \
+		"$(tail -n1 "$cred/rp.log" 2>/dev/null || echo "no $cred/rp.log")"
+elif [ ! -s "$out/manifest-ek.bin" ] ||
+	! tail -c +3 "$cred/ek-public.bin" | cmp -s - "$out/manifest-ek.bin"; then
+	bad credential "the credential was not made with the services manifest's EK"
+elif [ ! -s "$out/ak-public.bin" ] ||
+	[ "$(name_of "$out/ak-public.bin")" != "$(cat "$cred/ak-name")" ]; then
+	bad credential "the credential was not made for the name of the quote's AK"
+else
+	got=$(sed -n 's/^.*csvsm-selftest: credential-secret \([0-9a-f]*\)$/\1/p' \
+		"$clean" | tail -n1)
+	if [ -z "$got" ]; then
+		bad credential "the guest recovered no secret"
+	elif [ "$got" != "$(hexf "$cred/secret.bin")" ]; then
+		bad credential "the guest recovered $got, not the relying party's secret"
+	else
+		ok "credential (the guest's TPM activated the secret made with the manifest's EK for the quote's AK)"
+	fi
 fi
 
 # PCRs 8 and 9 (GRUB's scheme, docs/vtpm.md): 9 = the bzImage's

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154
 # What the host does with the Linux self-test's console output
 # (test/linux/csvsm-selftest), shared by scripts/linux-check.sh (after the
 # boot) and scripts/linux-relying-party.sh (during it): the blobs back
