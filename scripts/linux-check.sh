@@ -60,8 +60,8 @@ ok() {
 	echo "linux-check: PASS $1"
 	npass=$((npass + 1))
 }
-bad() {
-	echo "linux-check: FAIL $1: $2"
+bad() { # NAME WHY...
+	echo "linux-check: FAIL $1: ${*:2}"
 	nfail=$((nfail + 1))
 }
 [ -r "$log" ] || { echo "linux-check: no log $log" >&2; exit 2; }
