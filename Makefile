@@ -33,7 +33,9 @@ setup:
 # `make run`: Debian's Linux on csvsm in the machine with two CPUs
 # (docs/linux.md, "make run"). At a terminal, a shell on the console
 # (build/csvsm-linux-shell.igvm) until `poweroff -f` or Ctrl-A X; else
-# the self-test, then power-off, and status 0 only if nothing failed.
+# the self-test, its credential request answered on the console
+# (scripts/linux-relying-party.sh), then power-off, and status 0 only if
+# nothing failed.
 RUN_LOG := $(BUILD)/run/linux.log
 run: setup
 	@if [ -t 0 ]; then \
@@ -45,9 +47,9 @@ run: setup
 	else \
 		$(MAKE) --no-print-directory $(MACHINE_ELF) \
 			$(BUILD)/csvsm-linux.igvm || exit 1; \
-		scripts/emu-run.sh --image $(BUILD)/csvsm-linux.igvm --smp 2 \
-			--mem 1G --timeout 900 --expect 245 --log $(RUN_LOG) || \
-			exit 1; \
+		scripts/linux-relying-party.sh --image $(BUILD)/csvsm-linux.igvm \
+			--smp 2 --mem 1G --timeout 900 --expect 245 \
+			--log $(RUN_LOG) || exit 1; \
 		r=$$(grep -aoE '[0-9]+ passed, [0-9]+ failed' $(RUN_LOG) | \
 			tail -n1); \
 		case "$$r" in \

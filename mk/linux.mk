@@ -98,9 +98,11 @@ linux-check-test: $(BIN)/csvsm-sim $(BIN)/csvsm-verify $(PKI_FILES)
 	@test/linux/check-test.sh
 
 # Debian's kernel on csvsm in the emulated SEV-SNP machine (docs/linux.md):
-# at -smp 1 and -smp 4 the self-test passes and the guest powers off, and
-# the host verifies the reports it printed against `csvsm-igvm measure` of
-# the image (scripts/linux-check.sh). Logs and report files under
+# at -smp 1 and -smp 4 the self-test passes and the guest powers off, a
+# relying party on its console answers its credential request
+# (scripts/linux-relying-party.sh), and the host verifies the reports it
+# printed against `csvsm-igvm measure` of the image and the secret it
+# recovered (scripts/linux-check.sh). Logs and report files under
 # build/linux-emu/.
 LINUX_EMU := $(BUILD)/linux-emu
 .PHONY: linux-emu-check
@@ -108,7 +110,8 @@ linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(BIN)/csvsm-verify \
 		$(PKI_FILES)
 	@mkdir -p $(LINUX_EMU)
 	@for n in 1 4; do \
-		scripts/emu-run.sh --image $(BUILD)/csvsm-linux.igvm --smp $$n \
+		scripts/linux-relying-party.sh --rp $(LINUX_EMU)/smp$$n-rp \
+			--image $(BUILD)/csvsm-linux.igvm --smp $$n \
 			--mem 1G --timeout 900 --expect 245 \
 			--log $(LINUX_EMU)/smp$$n.log >$(LINUX_EMU)/smp$$n.out; \
 		st=$$?; tail -n1 $(LINUX_EMU)/smp$$n.out; \
@@ -116,7 +119,8 @@ linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(BIN)/csvsm-verify \
 			grep -E '^(FAIL|emu)' $(LINUX_EMU)/smp$$n.log | tail -n 20; \
 			exit 1; \
 		fi; \
-		scripts/linux-check.sh --smp $$n $(LINUX_EMU)/smp$$n.log \
+		scripts/linux-check.sh --smp $$n \
+			--credential $(LINUX_EMU)/smp$$n-rp $(LINUX_EMU)/smp$$n.log \
 			$(LINUX_EMU)/smp$$n $(BUILD)/csvsm-linux.igvm || exit 1; \
 	done
 

@@ -4,7 +4,7 @@
 # log, keep them as files, verify them as a relying party would, and pass
 # only if the guest's own checks passed too (docs/linux.md).
 #   linux-check.sh [--nonce WORD] [--smp N] [--kernel F] [--initrd F]
-#                  [--cmdline F] LOG OUTDIR IMAGE
+#                  [--cmdline F] [--credential DIR] LOG OUTDIR IMAGE
 # OUTDIR gets nonce.bin, svsm-report.bin, svsm-manifest.bin, svsm-certs.bin,
 # plain-report.bin, plain-certs.bin, the vTPM's pcr16-*.bin, ek-public.bin,
 # ak-public.bin, quote-*.bin, pcrs.bin, eventlog.bin (those the guest
@@ -19,13 +19,20 @@
 # PCRs 8 and 9 and the event log against the kernel, initrd and command
 # line that booted (--kernel, --initrd, --cmdline: default
 # build/linux/vmlinuz, initrd.img, and cmdline, whose one line is it).
+# The AK's binding to the EK: DIR is what scripts/linux-relying-party.sh
+# kept of the credential it made during the boot; it must have been made
+# with the verified manifest's EK for the name of the quote's AK, and the
+# secret the guest says it recovered must be DIR's secret.bin.
 set -euo pipefail
+# shellcheck source=scripts/linux-lib.sh
+. "$(dirname "$0")/linux-lib.sh"
 
 word=csvsm-linux-selftest
 smp=""
 kernel=build/linux/vmlinuz
 initrd=build/linux/initrd.img
 cmdfile=build/linux/cmdline
+cred=""
 while [ $# -gt 3 ]; do
 	case $1 in
 	--nonce) word=$2; shift 2 ;;
@@ -33,12 +40,13 @@ while [ $# -gt 3 ]; do
 	--kernel) kernel=$2; shift 2 ;;
 	--initrd) initrd=$2; shift 2 ;;
 	--cmdline) cmdfile=$2; shift 2 ;;
+	--credential) cred=$2; shift 2 ;;
 	*) echo "linux-check: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
 [ $# -eq 3 ] || {
 	echo "usage: linux-check.sh [--nonce WORD] [--smp N] [--kernel F]" \
-		"[--initrd F] [--cmdline F] LOG OUTDIR IMAGE" >&2
+		"[--initrd F] [--cmdline F] [--credential DIR] LOG OUTDIR IMAGE" >&2
 	exit 2
 }
 log=$1
@@ -52,8 +60,8 @@ ok() {
 	echo "linux-check: PASS $1"
 	npass=$((npass + 1))
 }
-bad() {
-	echo "linux-check: FAIL $1: $2"
+bad() { # NAME WHY...
+	echo "linux-check: FAIL $1: ${*:2}"
 	nfail=$((nfail + 1))
 }
 [ -r "$log" ] || { echo "linux-check: no log $log" >&2; exit 2; }
@@ -63,7 +71,7 @@ rm -f "$out"/*.bin "$out"/*.der "$out"/*.txt "$out"/*.err "$out"/*.pub
 # --- the guest's verdict ----------------------------------------------
 clean=$(mktemp)
 trap 'rm -f "$clean"' EXIT
-tr -d '\r' <"$log" >"$clean"
+clean_log "$log" "$clean"
 result=$(grep -oE '(^|[^0-9])[0-9]+ passed, [0-9]+ failed$' "$clean" |
 	tail -n1 | sed 's/^[^0-9]*//' || true)
 if [ -z "$result" ]; then
@@ -77,7 +85,7 @@ fi
 # The checks a run on csvsm must have passed, not skipped.
 for c in snp-active snp-vmpl1 cpus-online sev-guest attest-svsm attest-vmpl1 \
 	mem-shared-private tpm-devices tpm-dmesg tpm-random tpm-pcr-extend tpm-ek \
-	tpm-quote tpm-seal tpm-seal-refused pcr-measured tpm-eventlog; do
+	tpm-quote tpm-credential tpm-seal tpm-seal-refused pcr-measured tpm-eventlog; do
 	grep -qE "(^|[^A-Z])PASS $c( |\$)" "$clean" || bad "guest-$c" "not passed"
 done
 if [ -n "$smp" ]; then
@@ -92,26 +100,9 @@ if [ -n "$smp" ]; then
 fi
 
 # --- the blobs -----------------------------------------------------------
-# CSVSM-BLOB-BEGIN NAME SIZE SHA256 [gzip], CSVSM-HEX NAME HEX...,
-# CSVSM-BLOB-END NAME; the hex is of the file's gzip when the BEGIN line
-# says so. Text before the markers (a machine's prefix) is ignored. The
-# last copy of a name wins.
-names=$(sed -n 's/^.*CSVSM-BLOB-BEGIN \([a-z0-9.-]*\) .*$/\1/p' "$clean" | sort -u)
-for n in $names; do
-	begin=$(grep -n "CSVSM-BLOB-BEGIN $n " "$clean" | tail -n1)
-	line=${begin%%:*}
-	read -r _ size sum enc <<<"${begin#*CSVSM-BLOB-BEGIN }"
-	tail -n +"$line" "$clean" | sed -n "/CSVSM-BLOB-END $n\$/q;
-		s/^.*CSVSM-HEX $n \([0-9a-f]*\)\$/\1/p" | xxd -r -p |
-		if [ "$enc" = gzip ]; then gzip -dc 2>/dev/null; else cat; fi \
-		>"$out/$n" || true
-	if [ "$(wc -c <"$out/$n")" != "$size" ] ||
-		[ "$(sha256sum "$out/$n" | cut -d' ' -f1)" != "$sum" ]; then
-		bad "blob-$n" "not the $size bytes (SHA-256 $sum) the guest sent"
-	fi
-done
+extract_blobs "$clean"
 
-nonce=$(printf '%s' "$word" | sha512sum | cut -c1-128)
+nonce=$(nonce_of "$word")
 if [ -f "$out/nonce.bin" ] && [ "$(xxd -p -c 64 "$out/nonce.bin")" != "$nonce" ]; then
 	bad nonce "the guest used another nonce than SHA-512(\"$word\")"
 fi
@@ -125,72 +116,9 @@ if [ "$image" != - ]; then
 	measure=(--measurement "$m")
 fi
 
-# The VCEK from a certificate table (the SVSM's or the host's, through
-# the extended guest request), or the build's when there is none: the
-# chain above it is always the build's, the relying party's own.
-vcek_of() { # CERTS OUT
-	local i=0 n guid off len
-	n=$(wc -c <"$1")
-	# Entries of GUID (little-endian fields), offset, length; zeros end it.
-	while [ $((i + 24)) -le "$n" ]; do
-		guid=$(od -An -tx1 -v -j $i -N 16 "$1" | tr -d ' \n')
-		read -r off len <<<"$(od -An -tu4 -j $((i + 16)) -N 8 "$1")"
-		[ "$guid" != "$(printf '0%.0s' {1..32})" ] || return 1
-		if [ "$guid" = 8d75da6364e66445adc5f4b93be8accd ] &&
-			[ $((off + len)) -le "$n" ]; then
-			tail -c +$((off + 1)) "$1" | head -c "$len" >"$2"
-			return 0
-		fi
-		i=$((i + 24))
-	done
-	return 1
-}
-
-# verify_report KIND VMPL REPORT_DATA-HEX [csvsm-verify options]
-verify_report() {
-	local kind=$1 vmpl=$2 data=$3 vcek=$pki/vcek.der
-	shift 3
-	if [ ! -f "$out/$kind-report.bin" ]; then
-		bad "$kind-report" "the guest printed no $kind-report.bin"
-		return
-	fi
-	if [ -f "$out/$kind-certs.bin" ] &&
-		vcek_of "$out/$kind-certs.bin" "$out/$kind-vcek.der"; then
-		vcek=$out/$kind-vcek.der
-	fi
-	if ! $bin/csvsm-verify --report "$out/$kind-report.bin" --vcek "$vcek" \
-		--chain $pki/ask_ark.pem "${measure[@]}" "$@" \
-		>"$out/$kind-verify.txt" 2>"$out/$kind-verify.err"; then
-		bad "$kind-report" "csvsm-verify: $(grep FAILED "$out/$kind-verify.err" |
-			tr '\n' ' ')$(grep -v FAILED "$out/$kind-verify.err" | head -n1)"
-		return
-	fi
-	local why="" got_vmpl got_data
-	got_vmpl=$(sed -n 's/^report: version [0-9]*, VMPL \([0-9]*\),.*/\1/p' \
-		"$out/$kind-verify.txt")
-	got_data=$(sed -n 's/^  report data \([0-9a-f]*\)$/\1/p' "$out/$kind-verify.txt")
-	if [ "$got_vmpl" != "$vmpl" ]; then
-		why="VMPL ${got_vmpl:-?}, not $vmpl"
-	elif [ -n "$data" ] && [ "$got_data" != "$data" ]; then
-		why="REPORT_DATA is not the nonce"
-	fi
-	if [ -n "$why" ]; then
-		bad "$kind-report" "$why"
-	else
-		ok "$kind-report (chain, signature, REPORT_DATA, VMPL $vmpl${measure:+,}\
-${measure:+ MEASUREMENT}; VCEK ${vcek##*/})"
-	fi
-}
-
-# The SVSM's report: VMPL0, REPORT_DATA = SHA-512(nonce || manifest),
-# which csvsm-verify checks with the services manifest.
-if [ -f "$out/svsm-manifest.bin" ]; then
-	verify_report svsm 0 "" --nonce "$nonce" --manifest "$out/svsm-manifest.bin"
-else
-	bad svsm-report "the guest printed no svsm-manifest.bin"
-fi
+verify_svsm_report "$nonce" || true
 # The PSP's report for VMPL1: REPORT_DATA is the nonce itself.
-verify_report plain 1 "$nonce"
+verify_report plain 1 "$nonce" || true
 
 # --- the vTPM ----------------------------------------------------------
 sha() { sha256sum "$@" | cut -c1-64; }
@@ -231,19 +159,9 @@ fi
 
 # The EK tpm2_createek made in the guest (TPM2B_PUBLIC) against the
 # vTPM's entry in the services manifest the SVSM's report binds.
-u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
 if have ek-manifest ek-public.bin svsm-manifest.bin; then
-	m=$out/svsm-manifest.bin
 	found=""
-	for ((i = 0; i < $(u32 "$m" 20); i++)); do
-		e=$((24 + 24 * i))
-		if [ "$(od -An -tx1 -v -j $e -N 16 "$m" | tr -d ' \n')" = \
-			ebf176c42301a5459641b4e7dde5bfe3 ]; then
-			tail -c +$(($(u32 "$m" $((e + 16))) + 1)) "$m" |
-				head -c "$(u32 "$m" $((e + 20)))" >"$out/manifest-ek.bin"
-			found=1
-		fi
-	done
+	manifest_ek "$out/svsm-manifest.bin" "$out/manifest-ek.bin" && found=1
 	tail -c +3 "$out/ek-public.bin" >"$out/ek-tpmt.bin"
 	if [ -z "$found" ]; then
 		bad ek-manifest "the services manifest has no vTPM entry"
@@ -281,6 +199,36 @@ fi
 if [ -n "$quoted" ] && [ -s "$out/pcr16-after.bin" ] &&
 	[ "$(pcr "$out/pcrs.bin" 2)" != "$(hexf "$out/pcr16-after.bin")" ]; then
 	bad quote "the quoted PCR 16 is not the extended value"
+fi
+
+# The AK bound to the EK: the relying party's credential, made with the
+# EK of the manifest verified above for the name of the AK that signed
+# the quote, was activated by the guest's TPM: the secret it printed is
+# the one the relying party chose.
+[ ! -s "$out/svsm-manifest.bin" ] ||
+	manifest_ek "$out/svsm-manifest.bin" "$out/manifest-ek.bin" || true
+if [ -z "$cred" ]; then
+	bad credential "no relying party's record (--credential DIR)"
+elif [ ! -s "$cred/secret.bin" ] || [ ! -s "$cred/ek-public.bin" ] ||
+	[ ! -s "$cred/ak-name" ]; then
+	bad credential "the relying party made no credential:" \
+		"$(tail -n1 "$cred/rp.log" 2>/dev/null || echo "no $cred/rp.log")"
+elif [ ! -s "$out/manifest-ek.bin" ] ||
+	! tail -c +3 "$cred/ek-public.bin" | cmp -s - "$out/manifest-ek.bin"; then
+	bad credential "the credential was not made with the services manifest's EK"
+elif [ ! -s "$out/ak-public.bin" ] ||
+	[ "$(name_of "$out/ak-public.bin")" != "$(cat "$cred/ak-name")" ]; then
+	bad credential "the credential was not made for the name of the quote's AK"
+else
+	got=$(sed -n 's/^.*csvsm-selftest: credential-secret \([0-9a-f]*\)$/\1/p' \
+		"$clean" | tail -n1)
+	if [ -z "$got" ]; then
+		bad credential "the guest recovered no secret"
+	elif [ "$got" != "$(hexf "$cred/secret.bin")" ]; then
+		bad credential "the guest recovered $got, not the relying party's secret"
+	else
+		ok "credential (the guest's TPM activated the secret made with the manifest's EK for the quote's AK)"
+	fi
 fi
 
 # PCRs 8 and 9 (GRUB's scheme, docs/vtpm.md): 9 = the bzImage's

@@ -13,6 +13,13 @@
 # manifest's. The check must pass them and fail a wrong EK, a quote over
 # another nonce, PCR values that do not cover the kernel, a log that
 # replays to other values, and a PCR 16 that is not SHA-256(old || digest).
+# The credential: the guest's command sequence (tpm2_startauthsession,
+# tpm2_policysecret -c e, tpm2_activatecredential) recovers a secret
+# tpm2_makecredential -T none made for the AK's name with csvsm-sim's EK;
+# scripts/linux-relying-party.sh --answer answers a log's request (with
+# the manifest's EK) and refuses a wrong AK name or an unverified report;
+# the check must pass the secret it made and fail a wrong secret, a
+# missing answer, a credential made with another EK, and no record.
 set -euo pipefail
 bin=build/bin
 tmp=$(mktemp -d)
@@ -74,6 +81,24 @@ quote() { # QUALIFYING-DATA PREFIX
 quote "$qnonce" ""
 quote "$(printf 'another nonce' | sha)" other-
 tpm tpm2_pcrread -o "$t/pcrs.bin" sha256:8,9,16
+# The credential round trip as the guest and the relying party run it,
+# on csvsm-sim's vTPM (its EK, the last AK): the name computed as
+# scripts/linux-lib.sh does, so the TPM's acceptance proves it too.
+. scripts/linux-lib.sh
+head -c 32 /dev/urandom >"$t/cred-secret.bin"
+tpm2_makecredential -T none -u "$t/sim-ek.pub" -s "$t/cred-secret.bin" \
+	-n "$(name_of "$t/other-ak-public.bin")" -o "$t/cred.bin" >/dev/null 2>&1 ||
+	fail "tpm2_makecredential -T none"
+tpm2_createek -c "$t/ek.ctx" -G rsa >/dev/null 2>&1
+tpm tpm2_startauthsession --policy-session -S "$t/session.ctx"
+tpm tpm2_policysecret -S "$t/session.ctx" -c e
+tpm2_activatecredential -c "$t/ak.ctx" -C "$t/ek.ctx" -i "$t/cred.bin" \
+	-o "$t/cred-got.bin" -P "session:$t/session.ctx" >>"$tmp/tpm.log" 2>&1 ||
+	fail "tpm2_activatecredential ($(tail -n2 "$tmp/tpm.log"))"
+tpm2_flushcontext -t >/dev/null 2>&1 || true
+tpm2_flushcontext -s >/dev/null 2>&1 || true
+cmp -s "$t/cred-secret.bin" "$t/cred-got.bin" || fail "activatecredential: another secret"
+ok
 # The EK as the guest's tpm2_createek writes it (TPM2B_PUBLIC) from the
 # manifest's vTPM entry (at offset 48, the rest of the file).
 tail -c +49 "$tmp/manifest.bin" >"$t/manifest-ek.bin"
@@ -118,8 +143,8 @@ guest_log() { # ENC RESULT [SKIPPED-CHECK]
 	echo "[    0.000000] Linux version 7.3.4+deb13-amd64"
 	for c in snp-active snp-vmpl1 "cpus-online (2 of 2)" cpu-hotplug \
 		sev-guest attest-svsm attest-vmpl1 mem-shared-private tpm-devices \
-		tpm-dmesg tpm-random tpm-pcr-extend tpm-ek tpm-quote tpm-seal \
-		tpm-seal-refused pcr-measured tpm-eventlog; do
+		tpm-dmesg tpm-random tpm-pcr-extend tpm-ek tpm-quote tpm-credential \
+		tpm-seal tpm-seal-refused pcr-measured tpm-eventlog; do
 		if [ "${3:-}" = "${c%% *}" ]; then
 			echo "SKIP $c: no reason"
 		else
@@ -137,16 +162,41 @@ guest_log() { # ENC RESULT [SKIPPED-CHECK]
 		eventlog.bin; do
 		dump "$f" "$t/${TPM_PREFIX:-}$f" "$1"
 	done
+	echo "csvsm-selftest: credential-request AKNAME=$(name_of \
+		"$t/${TPM_PREFIX:-}ak-public.bin")"
+	[ -z "${CRED_SECRET:-}" ] || echo "csvsm-selftest: credential-secret $CRED_SECRET"
 	echo "$2"
 }
-check() { # LOG: linux-check's output in $tmp/out
-	scripts/linux-check.sh --smp 2 "${tpmargs[@]}" "$1" "$tmp/files" - \
+check() { # LOG [RP-DIR]: linux-check's output in $tmp/out
+	scripts/linux-check.sh --smp 2 "${tpmargs[@]}" --credential "${2:-$tmp/rp}" "$1" "$tmp/files" - \
 		>"$tmp/out" 2>&1 || true
 }
 has() { grep -qF "linux-check: $1" "$tmp/out" || {
 	cat "$tmp/out"
 	fail "no '$1'"
 }; }
+
+# The relying party answers the request in a log (its report verified,
+# no MEASUREMENT: "-"): CRED_SECRET is what a guest would recover.
+answer() { # LOG RP-DIR [WORD]
+	scripts/linux-relying-party.sh --answer "$1" "$2" - "${3:-$word}"
+}
+guest_log gzip "" >"$tmp/log0"
+answer "$tmp/log0" "$tmp/rp" >"$tmp/answer" || fail "refused: $(cat "$tmp/answer")"
+grep -qE '^CSVSM-CREDENTIAL [0-9a-f]{200,}$' "$tmp/answer" || fail "answer: $(cat "$tmp/answer")"
+tail -c +3 "$tmp/rp/ek-public.bin" | cmp -s - "$t/manifest-ek.bin" ||
+	fail "the relying party did not use the manifest's EK"
+CRED_SECRET=$(xxd -p -c 64 "$tmp/rp/secret.bin")
+export CRED_SECRET
+ok
+sed 's/AKNAME=000b../AKNAME=000b00/' "$tmp/log0" >"$tmp/log0b"
+answer "$tmp/log0b" "$tmp/rp-b" >"$tmp/answer" && fail "another AK name answered"
+grep -q '^CSVSM-CREDENTIAL-REFUSED AKNAME is not the name' "$tmp/answer" ||
+	fail "answer: $(cat "$tmp/answer")"
+answer "$tmp/log0" "$tmp/rp-c" other >"$tmp/answer" && fail "an unverified report answered"
+grep -q '^CSVSM-CREDENTIAL-REFUSED svsm-report: csvsm-verify: .*report-data' "$tmp/answer" ||
+	fail "answer: $(cat "$tmp/answer")"
+ok
 
 for enc in gzip raw; do
 	guest_log $enc "9 passed, 0 failed" | sed 's/$/\r/' >"$tmp/log"
@@ -160,7 +210,8 @@ for enc in gzip raw; do
 	has "PASS quote"
 	has "PASS pcr-measured"
 	has "PASS eventlog"
-	has "8 passed, 1 failed"
+	has "PASS credential"
+	has "9 passed, 1 failed"
 	cmp -s "$tmp/files/svsm-certs.bin" "$tmp/certs.bin" || fail "$enc: certs differ"
 	ok
 done
@@ -269,6 +320,28 @@ printf 'other data' >"$t/p16-pcr16-data.bin"
 TPM_PREFIX=p16- guest_log gzip "9 passed, 0 failed" >"$tmp/log10"
 check "$tmp/log10"
 has "FAIL pcr-extend: PCR 16 is"
+ok
+
+# The credential: a wrong secret, no answer (the guest's failure), a
+# credential made with another EK than the manifest's, no record.
+CRED_SECRET=$(printf '%064d' 0) guest_log gzip "9 passed, 0 failed" >"$tmp/log11"
+check "$tmp/log11"
+has "FAIL credential: the guest recovered 0000"
+ok
+guest_log gzip "8 passed, 1 failed" tpm-credential |
+	sed -e 's/^SKIP tpm-credential.*/FAIL tpm-credential: no answer from the relying party within 120s/' \
+		-e '/credential-secret/d' >"$tmp/log12"
+check "$tmp/log12"
+has "FAIL guest-tpm-credential: not passed"
+has "FAIL credential: the guest recovered no secret"
+ok
+cp -r "$tmp/rp" "$tmp/rp-ek"
+cp "$t/sim-ek.pub" "$tmp/rp-ek/ek-public.bin"
+check "$tmp/log" "$tmp/rp-ek"
+has "FAIL credential: the credential was not made with the services manifest's EK"
+ok
+check "$tmp/log" "$tmp/rp-none"
+has "FAIL credential: the relying party made no credential"
 ok
 
 echo "linux-check-test: $npass passed, 0 failed"

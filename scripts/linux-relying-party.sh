@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# scripts/emu-run.sh with a relying party on the guest's console: the Linux
+# self-test (test/linux/csvsm-selftest) asks for a credential for its AK
+# and this answers over COM1 (QEMU's -serial stdio reads our pipe):
+#   linux-relying-party.sh [--nonce WORD] [--rp DIR] EMU-RUN-ARGS...
+# It reads the console as it arrives; on the guest's line
+# `csvsm-selftest: credential-request AKNAME=HEX` it takes the blobs
+# printed so far (scripts/linux-lib.sh), verifies the SVSM's report as
+# scripts/linux-check.sh does (chain, signature, VMPL 0, REPORT_DATA =
+# SHA-512(nonce || manifest) with the nonce computed here from WORD,
+# MEASUREMENT = `csvsm-igvm measure` of emu-run's --image), checks that
+# AKNAME is the name of the AK public the guest printed (the AK that
+# signs its quote), and runs `tpm2_makecredential -T none` with the EK
+# from that verified manifest, the AK's name and 32 fresh bytes from
+# /dev/urandom; the guest gets `CSVSM-CREDENTIAL HEX` (the credential
+# blob), or `CSVSM-CREDENTIAL-REFUSED WHY`. DIR (default: emu-run's --log
+# less .log, then -rp) keeps what a check needs afterwards
+# (scripts/linux-check.sh --credential DIR): secret.bin, ek-public.bin
+# (the TPM2B_PUBLIC makecredential used), ak-name (hex), credential.bin,
+# and rp.log. Exits with emu-run.sh's status.
+#   linux-relying-party.sh --answer LOG DIR IMAGE [WORD]
+# answers once for a console LOG already written (the tests' entry): the
+# answer line on stdout, status 1 if refused.
+set -uo pipefail
+# shellcheck source=scripts/linux-lib.sh
+. "$(dirname "$0")/linux-lib.sh"
+bin=build/bin
+pki=build/pki
+
+# answer CONSOLE-LOG AKNAME-HEX: the answer line on stdout, DIR's files.
+answer() {
+	local why="" akname=$2 clean=$rp/console.txt
+	out=$rp/blobs
+	rm -rf "$out" "$rp"/*.bin "$rp/ak-name"
+	mkdir -p "$out"
+	fails=$rp/fails
+	: >"$fails"
+	ok() { echo "relying-party: PASS $1" >>"$rp/rp.log"; }
+	bad() { echo "$1: $2" >>"$fails"; }
+	clean_log "$1" "$clean"
+	extract_blobs "$clean"
+	measure=()
+	if [ "$image" != - ]; then
+		local m
+		m=$("$bin/csvsm-igvm" measure "$image") || bad measure "csvsm-igvm measure $image failed"
+		measure=(--measurement "$m")
+	fi
+	if [ -s "$fails" ]; then
+		why=$(head -n1 "$fails")
+	elif ! verify_svsm_report "$(nonce_of "$word")"; then
+		why=$(head -n1 "$fails")
+	elif ! manifest_ek "$out/svsm-manifest.bin" "$out/manifest-ek.bin"; then
+		why="the verified services manifest has no vTPM entry"
+	elif [ ! -s "$out/ak-public.bin" ]; then
+		why="the guest printed no ak-public.bin"
+	elif [ "$(name_of "$out/ak-public.bin")" != "$akname" ]; then
+		why="AKNAME is not the name of the AK public the guest printed"
+	else
+		tpm2b_of "$out/manifest-ek.bin" "$rp/ek-public.bin"
+		head -c 32 /dev/urandom >"$rp/secret.bin"
+		echo "$akname" >"$rp/ak-name"
+		if ! tpm2_makecredential -T none -u "$rp/ek-public.bin" -s "$rp/secret.bin" \
+			-n "$akname" -o "$rp/credential.bin" >/dev/null 2>"$rp/makecredential.err"; then
+			why="tpm2_makecredential: $(tail -n1 "$rp/makecredential.err")"
+			rm -f "$rp/secret.bin"
+		fi
+	fi
+	if [ -n "$why" ]; then
+		echo "relying-party: refused: $why" >>"$rp/rp.log"
+		echo "CSVSM-CREDENTIAL-REFUSED $why" | tr -d '\r\n' | cut -c1-200
+		echo
+		return 1
+	fi
+	echo "relying-party: credential for AK $akname with the manifest's EK" >>"$rp/rp.log"
+	echo "CSVSM-CREDENTIAL $(xxd -p "$rp/credential.bin" | tr -d '\n')"
+}
+
+word=csvsm-linux-selftest
+if [ "${1:-}" = --answer ]; then
+	[ $# -ge 4 ] || { echo "usage: linux-relying-party.sh --answer LOG DIR IMAGE [WORD]" >&2; exit 2; }
+	rp=$3
+	image=$4
+	word=${5:-$word}
+	mkdir -p "$rp"
+	akname=$(tr -d '\r' <"$2" | sed -n 's/^.*csvsm-selftest: credential-request AKNAME=\([0-9a-f]*\)$/\1/p' | tail -n1)
+	answer "$2" "$akname"
+	exit
+fi
+
+rp=""
+image=build/csvsm.igvm
+log=""
+smp=1
+emu=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--nonce) word=$2; shift 2 ;;
+	--rp) rp=$2; shift 2 ;;
+	--image) image=$2; emu+=("$1" "$2"); shift 2 ;;
+	--log) log=$2; emu+=("$1" "$2"); shift 2 ;;
+	--smp) smp=$2; emu+=("$1" "$2"); shift 2 ;;
+	--interactive) echo "linux-relying-party: the console is ours, not a terminal's" >&2; exit 2 ;;
+	*) emu+=("$1"); shift ;;
+	esac
+done
+[ -n "$log" ] || log=build/machine/run-smp$smp.log
+[ -n "$rp" ] || rp=${log%.log}-rp
+rm -rf "$rp"
+mkdir -p "$rp"
+# QEMU's stdin: a FIFO we hold open for writing (and reading, so neither
+# open blocks); it never sees end-of-file while the guest runs.
+fifo=$rp/stdin
+mkfifo "$fifo"
+exec 3<>"$fifo"
+console=$rp/console.log
+scripts/emu-run.sh "${emu[@]}" <&3 | while IFS= read -r line || [ -n "$line" ]; do
+	printf '%s\n' "$line"
+	printf '%s\n' "$line" >>"$console"
+	case $line in
+	*"csvsm-selftest: credential-request AKNAME="*)
+		akname=${line##*AKNAME=}
+		akname=${akname%$'\r'}
+		answer "$console" "$akname" >&3
+		tail -n1 "$rp/rp.log" >&2
+		;;
+	esac
+done
+status=${PIPESTATUS[0]}
+exec 3>&-
+rm -f "$fifo"
+exit "$status"
