@@ -39,14 +39,16 @@ base_wall=$(sed -n 's/^.*self-test start \([0-9.]*\) s after.*$/\1/p' "$tmp/base
 base_off=$(sed -n 's/^.*power-off at \([0-9.]*\) s;.*$/\1/p' "$tmp/baseline.out")
 base_up=$(uptime_of "$tmp/baseline.log")
 
-# The wall clock of the marker as emu-run.sh's output shows it.
+# The wall clock of the marker as the output shows it; the relying party
+# (scripts/linux-relying-party.sh) answers the self-test's credential
+# request, as in make check.
 t0=$EPOCHREALTIME
 t_start=""
 while IFS= read -r line; do
 	if [ -z "$t_start" ] && [[ $line == *"csvsm-selftest: start"* ]]; then
 		t_start=$EPOCHREALTIME
 	fi
-done < <(scripts/emu-run.sh --image "$image" --smp "$smp" --timeout 300 \
+done < <(scripts/linux-relying-party.sh --image "$image" --smp "$smp" --timeout 300 \
 	--expect 245 --log "$tmp/emu.log" 2>&1)
 t_end=$EPOCHREALTIME
 log=$tmp/emu.log
