@@ -20,15 +20,17 @@ total() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
 
 # Split a run's self costs: "CORE GLUE ZERO" where GLUE is the simulator's
 # stand-ins for hardware instructions and the counting hooks (sim/src,
-# src/plat/sim), ZERO is memset (page zeroing), CORE the rest: the code
-# that runs unchanged on every platform.
+# src/plat/sim) and the KVM model answering the snp platform's GHCB calls
+# (src/kvmmodel, and the kvm_* functions callgrind files under the
+# include/abi/ghcb.h helpers they inline), ZERO is memset (page zeroing),
+# CORE the rest: the code that runs unchanged on every platform.
 split_costs() {
 	callgrind_annotate --auto=no --threshold=100 "$1" >"$1.txt" 2>/dev/null || true
 	awk '
 	/^ *[0-9,]+ .*:/ {
 		n = $1; gsub(",", "", n)
 		if ($0 ~ /PROGRAM TOTALS/) next
-		if ($0 ~ /sim\/src\/|plat\/sim\//) glue += n
+		if ($0 ~ /sim\/src\/|plat\/sim\/|src\/kvmmodel\/|:kvm_/) glue += n
 		else if ($0 ~ /memset/) zero += n
 		else core += n
 	}
@@ -74,7 +76,8 @@ report attest 10 1 "ATTEST_SERVICES, per call" "-"
 echo "core: SVSM code shared by every platform; zeroing: memset of newly"
 echo "validated pages (rep stosb, one instruction on hardware, counted per"
 echo "byte by valgrind); sim glue: the sim platform's stand-ins for single"
-echo "instructions (PVALIDATE, RMPADJUST, guest loads) and counting hooks;"
+echo "instructions (PVALIDATE, RMPADJUST, guest loads), counting hooks and"
+echo "the KVM model answering the snp platform's GHCB calls;"
 echo "model: the SNP model playing the hardware. Lists of 510 x 4 KiB and"
 echo "64 x 2 MiB entries from the Calling Area. ATTEST_SERVICES: the SVSM's"
 echo "SHA-512 and AES-GCM (libcrypto) are core; the emulated PSP's decryption,"
