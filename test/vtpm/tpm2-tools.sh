@@ -102,6 +102,29 @@ check "policysecret endorsement" tpm2_policysecret -S session.ctx -c e
 check "activatecredential" tpm2_activatecredential -c ak.ctx -C ek.ctx -i cred.out -o actcred.out -P session:session.ctx
 check "activated secret = made secret" cmp secret.bin actcred.out
 tpm2_flushcontext session.ctx >/dev/null 2>&1
+# A credential the EK cannot open (made for another RSA key) or made for
+# another name is refused, with no secret, and the vTPM serves on:
+# libtpms answers the first with 0x101 (TPM_RC_FAILURE), as swtpm does.
+openssl genrsa -out other.pem 2048 >/dev/null 2>&1
+openssl rsa -in other.pem -pubout -out other-pub.pem >/dev/null 2>&1
+activate() { # CREDENTIAL: in a fresh policy session, then flushed
+	rm -f refused.out
+	tpm2_startauthsession --policy-session -S refused.ctx &&
+		tpm2_policysecret -S refused.ctx -c e >/dev/null &&
+		tpm2_activatecredential -c ak.ctx -C ek.ctx -i "$1" -o refused.out \
+			-P session:refused.ctx
+	local rc=$?
+	tpm2_flushcontext refused.ctx >/dev/null 2>&1
+	return $rc
+}
+check "makecredential, another EK" tpm2_makecredential -T none -G rsa -u other-pub.pem -s secret.bin -n "$(xxd -p -c 256 ak.name)" -o cred-other-ek.out
+fails "activatecredential, another EK" activate cred-other-ek.out
+check "no secret from another EK's credential" test ! -e refused.out
+check "makecredential, another name" tpm2_makecredential -T none -e ek.pub -s secret.bin -n "000b$(printf '%064d' 0)" -o cred-other-name.out
+fails "activatecredential, another name" activate cred-other-name.out
+check "no secret from another name's credential" test ! -e refused.out
+check "activatecredential again after refusals" activate cred.out
+check "activated secret after refusals = made secret" cmp secret.bin refused.out
 printf 'nonce-1234' >nonce.bin
 check "quote" tpm2_quote -c ak.ctx -l sha256:0,16 -q "$(xxd -p nonce.bin)" -m quote.msg -s quote.sig -o quote.pcrs -g sha256
 check "checkquote" tpm2_checkquote -u ak.pub -m quote.msg -s quote.sig -f quote.pcrs -g sha256 -q "$(xxd -p nonce.bin)"
