@@ -101,10 +101,10 @@ awk 'FNR == 1 { f++ }
 	}' "$tmp/emu.rtt" "$tmp/swtpm.rtt"
 
 # The SVSM's side: every vTPM command of the csvsm run (the tools' and
-# tpm-rtt's) is one call; the cycles run from VMPL1's request to its
-# next VMRUN, so they hold the machine's world switches too.
+# tpm-rtt's) is one call; the cycles run from VMPL1's exit to its next
+# VMRUN, so they hold the machine's world switches too.
 khz=$(sed -n 's/^emu: bench: first VMRUN at TSC: .* TSC \([0-9]*\) kHz)$/\1/p' "$tmp/emu.log" | head -n1)
-sed -n 's/^emu: bench: SVSM call 2:1 (vtpm CMD): \([0-9]*\), \([0-9]*\) TSC cycles$/\1 \2/p' \
+sed -n 's/^emu: bench: SVSM call 2:1 (vtpm CMD): \([0-9]*\), \([0-9]*\) TSC cycles, \([0-9]*\) VMPL0 exits$/\1 \2 \3/p' \
 	"$tmp/emu.log" | awk -v khz="$khz" '{
-		printf "  the SVSM: %d vTPM CMD calls, %.0f TSC cycles each (%.0f us at %d kHz)\n",
-			$1, $2 / $1, khz ? 1000 * $2 / $1 / khz : 0, khz }'
+		printf "  the SVSM: %d vTPM CMD calls, %.0f TSC cycles each (%.0f us at %d kHz), %.1f VMPL0 exits each\n",
+			$1, $2 / $1, khz ? 1000 * $2 / $1 / khz : 0, khz, $3 / $1 }'

@@ -69,14 +69,14 @@ echo "  csvsm / without SEV: wall $(ratio "$emu_wall" "$base_wall")," \
 	"guest uptime $(ratio "$emu_up" "$base_up"); self-test: $result"
 
 echo "SVSM calls until power-off (the machine's instrument: VMPL1's RAX" \
-	"at each request to run VMPL0), with the TSC cycles from the request" \
-	"to Linux's next VMRUN on that vCPU"
-printf '  %-26s %6s %14s %12s\n' "" calls "TSC cycles" "per call"
-sed -n 's/^emu: bench: SVSM call [0-9]*:[0-9]* (\(.*\)): \([0-9]*\), \([0-9]*\) TSC cycles$/\2 \3 \1/p' "$log" |
-	sort -k2,2nr | awk '{ n = $1; c = $2; $1 = $2 = ""
-		printf "  %-26s %6d %14.0f %12.0f\n", substr($0, 3), n, c, c / n
-		tn += n; tc += c }
-	END { printf "  %-26s %6d %14.0f %12.0f\n", "all", tn, tc, tn ? tc / tn : 0 }'
+	"at each request to run VMPL0), with the TSC cycles from Linux's exit" \
+	"to its next VMRUN on that vCPU and the SVSM's exits meanwhile"
+printf '  %-26s %6s %14s %12s %10s\n' "" calls "TSC cycles" "per call" "exits/call"
+sed -n 's/^emu: bench: SVSM call [0-9]*:[0-9]* (\(.*\)): \([0-9]*\), \([0-9]*\) TSC cycles, \([0-9]*\) VMPL0 exits$/\2 \3 \4 \1/p' "$log" |
+	sort -k2,2nr | awk '{ n = $1; c = $2; e = $3; $1 = $2 = $3 = ""
+		printf "  %-26s %6d %14.0f %12.0f %10.1f\n", substr($0, 4), n, c, c / n, e / n
+		tn += n; tc += c; te += e }
+	END { printf "  %-26s %6d %14.0f %12.0f %10.1f\n", "all", tn, tc, tn ? tc / tn : 0, tn ? te / tn : 0 }'
 grep '^emu: bench: SVSM calls of other kinds' "$log" | sed 's/^emu: bench: /  /' || true
 
 echo "TSC cycles until power-off, shares (VMPL0 = the SVSM, VMPL1 = Linux," \

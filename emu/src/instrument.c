@@ -10,18 +10,27 @@
 
 #include "svsm/std.h"
 
+#include "abi/ghcb.h"
 #include "abi/svsm_call.h"
 
 #include "arch.h"
 #include "lapic.h"
+#include "vmcb.h"
 
 #define INSTR_WHERE (MACHINE_VMPLS + 2u)
 #define INSTR_CALLS 24u
+#define INSTR_CODES 16u
 
 struct instr_call_count {
 	uint64_t rax;
 	uint64_t n;
-	uint64_t cycles; /* from the request to the caller's next VMRUN */
+	uint64_t cycles; /* from the caller's exit to its next VMRUN */
+	uint64_t exits;	 /* VMPL0's meanwhile, the run-VMPL that ends it too */
+};
+
+struct instr_code_count {
+	uint64_t code;
+	uint64_t n;
 };
 
 struct instr_cpu {
@@ -33,6 +42,9 @@ struct instr_cpu {
 	uint64_t other_calls; /* past INSTR_CALLS distinct calls */
 	unsigned call;	      /* the call being served, INSTR_CALLS: none */
 	uint64_t call_start;
+	uint64_t guest_exit; /* TSC at a guest VMPL's latest exit */
+	struct instr_code_count exits[MACHINE_VMPLS][INSTR_CODES];
+	uint64_t other_exits[MACHINE_VMPLS]; /* past INSTR_CODES codes */
 } __attribute__((aligned(64)));
 
 static struct instr_cpu instr_cpus[MACHINE_MAX_CPUS];
@@ -94,11 +106,39 @@ void instr_call(unsigned cpu, uint64_t rax)
 		if (s->calls[i].rax == rax) {
 			s->calls[i].n++;
 			s->call = i;
-			s->call_start = rdtsc();
+			s->call_start = s->guest_exit;
 			return;
 		}
 	}
 	s->other_calls++;
+}
+
+void instr_exit(unsigned cpu, unsigned vmpl, uint64_t code)
+{
+	struct instr_code_count *t;
+	struct instr_cpu *s;
+	unsigned i;
+
+	if (cpu >= MACHINE_MAX_CPUS || vmpl >= MACHINE_VMPLS) {
+		return;
+	}
+	s = &instr_cpus[cpu];
+	if (vmpl != 0) {
+		s->guest_exit = rdtsc();
+	} else if (s->call < INSTR_CALLS) {
+		s->calls[s->call].exits++;
+	}
+	t = s->exits[vmpl];
+	for (i = 0; i < INSTR_CODES; i++) {
+		if (t[i].n == 0) {
+			t[i].code = code;
+		}
+		if (t[i].code == code) {
+			t[i].n++;
+			return;
+		}
+	}
+	s->other_exits[vmpl]++;
 }
 
 static const char *call_name(uint64_t rax)
@@ -153,13 +193,79 @@ static unsigned merge_calls(struct instr_call_count *all, uint64_t *other)
 				}
 				all[n].rax = s->calls[j].rax;
 				all[n].cycles = 0;
+				all[n].exits = 0;
 				all[n++].n = 0;
 			}
 			all[k].n += s->calls[j].n;
 			all[k].cycles += s->calls[j].cycles;
+			all[k].exits += s->calls[j].exits;
 		}
 	}
 	return n;
+}
+
+static const char *exit_name(uint64_t code)
+{
+	switch (code) {
+	case SVM_EXIT_INTR:
+		return "INTR";
+	case SVM_EXIT_VINTR:
+		return "VINTR";
+	case SVM_EXIT_CPUID:
+		return "CPUID";
+	case SVM_EXIT_HLT:
+		return "HLT";
+	case SVM_EXIT_IOIO:
+		return "IOIO";
+	case SVM_EXIT_MSR:
+		return "MSR";
+	case SVM_EXIT_VMMCALL:
+		return "VMMCALL";
+	case SVM_EXIT_NPF:
+		return "NPF";
+	default:
+		return code >= SVM_EXIT_EXCP_BASE && code < SVM_EXIT_INTR
+			       ? "exception vector + 0x40"
+			       : "other";
+	}
+}
+
+/* All CPUs' exits at @vmpl by code, one line each. */
+static void report_exits(unsigned vmpl)
+{
+	struct instr_code_count all[INSTR_CODES];
+	uint64_t other = 0;
+	unsigned i, j, k, n = 0, cpus = mcpu_count();
+
+	for (i = 0; i < cpus && i < MACHINE_MAX_CPUS; i++) {
+		const struct instr_cpu *s = &instr_cpus[i];
+
+		other += s->other_exits[vmpl];
+		for (j = 0; j < INSTR_CODES && s->exits[vmpl][j].n != 0; j++) {
+			for (k = 0;
+			     k < n && all[k].code != s->exits[vmpl][j].code;
+			     k++) {
+			}
+			if (k == n) {
+				if (n == INSTR_CODES) {
+					other += s->exits[vmpl][j].n;
+					continue;
+				}
+				all[n].code = s->exits[vmpl][j].code;
+				all[n++].n = 0;
+			}
+			all[k].n += s->exits[vmpl][j].n;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		mlog("bench: VMPL%u exits 0x%llx (%s): %llu", vmpl,
+		     (unsigned long long)all[k].code, exit_name(all[k].code),
+		     (unsigned long long)all[k].n);
+	}
+	if (other != 0) {
+		mlog("bench: VMPL%u exits of other codes: %llu", vmpl,
+		     (unsigned long long)other);
+	}
 }
 
 void instr_report(void)
@@ -197,14 +303,19 @@ void instr_report(void)
 	     (unsigned long long)sum[INSTR_IDLE], (unsigned long long)total);
 	n = merge_calls(all, &other);
 	for (i = 0; i < n; i++) {
-		mlog("bench: SVSM call %u:%u (%s): %llu, %llu TSC cycles",
+		mlog("bench: SVSM call %u:%u (%s): %llu, %llu TSC cycles, "
+		     "%llu VMPL0 exits",
 		     SVSM_CALL_PROTOCOL(all[i].rax), SVSM_CALL_ID(all[i].rax),
 		     call_name(all[i].rax), (unsigned long long)all[i].n,
-		     (unsigned long long)all[i].cycles);
+		     (unsigned long long)all[i].cycles,
+		     (unsigned long long)all[i].exits);
 	}
 	if (other != 0) {
 		mlog("bench: SVSM calls of other kinds: %llu",
 		     (unsigned long long)other);
+	}
+	for (i = 0; i < MACHINE_VMPLS; i++) {
+		report_exits(i);
 	}
 	mlog("bench: vCPU %u before VMPL1's first VMRUN: VMPL0 %llu, "
 	     "machine %llu, idle %llu",

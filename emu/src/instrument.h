@@ -24,11 +24,15 @@
  * INSTR_IDLE). The first call starts the CPU's clock. */
 void instr_at(unsigned cpu, unsigned where);
 /** A guest VMPL asked to run VMPL0 with @rax in its VMSA: an SVSM call,
- * whose cycles run until this CPU's next VMRUN at a guest VMPL. */
+ * whose cycles run from that VMPL's exit until this CPU's next VMRUN at
+ * a guest VMPL, and whose VMPL0 exits are counted meanwhile. */
 void instr_call(unsigned cpu, uint64_t rax);
-/** Print the cycles per CPU and VMPL, the calls by protocol and number,
- * the TSC at each VMPL's first VMRUN, and the cycles until VMPL1's first
- * VMRUN (the SVSM's boot). */
+/** CPU @cpu's VMRUN at @vmpl ended with exit code @code. */
+void instr_exit(unsigned cpu, unsigned vmpl, uint64_t code);
+/** Print the cycles per CPU and VMPL, the calls by protocol and number
+ * with their VMPL0 exits, the exits of each VMPL by code, the TSC at
+ * each VMPL's first VMRUN, and the cycles until VMPL1's first VMRUN (the
+ * SVSM's boot). */
 void instr_report(void);
 
 #endif /* MACHINE_INSTRUMENT_H */

@@ -341,6 +341,7 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	__atomic_store_n(&c->in_guest, false, __ATOMIC_SEQ_CST);
 	ctl->tlb_control = 0;
 	c->vcpu.exits[vmpl]++;
+	instr_exit(c->index, vmpl, ctl->exit_code);
 	vcpu_leave(c, a, vmcb);
 	a->xcr0 = fpu_xcr0();
 	/* An event cut short by the exit is delivered again. */
