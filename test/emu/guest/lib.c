@@ -165,13 +165,15 @@ uint32_t g_apic_id(void)
 	uint32_t c;
 	uint32_t d;
 
-	__asm__ volatile("cpuid"
-			 : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
-			 : "a"(1), "c"(0));
-	(void)cached;
 	if (cached != 0) {
 		return (uint32_t)(cached - 1);
 	}
+	__asm__ volatile("cpuid"
+			 : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
+			 : "a"(1), "c"(0));
+	(void)a;
+	(void)c;
+	(void)d;
 	g_wrmsr(MSR_GS_BASE, (b >> 24) + 1ull);
 	return b >> 24;
 }
