@@ -26,9 +26,13 @@
 
 extern const uint8_t guest_ap_start[];
 static unsigned aps_done;
-/* The AP that attests after its checks (0: none), and when it began. */
+/* The AP that attests after its checks (0: none), when it began, and
+ * whether and how its call returned (the BSP checks the result: the AP
+ * may be deleted before the call returns to it). */
 static unsigned attesting_ap;
 static bool attest_started;
+static bool attest_returned;
+static uint32_t attest_result;
 
 static uint32_t call4(uint64_t rax, uint64_t rcx, uint64_t rdx, uint64_t r8,
 		      uint64_t *out)
@@ -120,8 +124,12 @@ void guest_ap_main(unsigned idx, uint64_t ca)
 	g_print("[guest] AP %u served by its own SVSM CPU\n", idx);
 	__atomic_fetch_add(&aps_done, 1, __ATOMIC_SEQ_CST);
 	if (idx == __atomic_load_n(&attesting_ap, __ATOMIC_SEQ_CST)) {
+		uint32_t rc;
+
 		__atomic_store_n(&attest_started, true, __ATOMIC_SEQ_CST);
-		CHECK_EQ(attest_once(), R_SUCCESS);
+		rc = attest_once();
+		__atomic_store_n(&attest_result, rc, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&attest_returned, true, __ATOMIC_SEQ_CST);
 	}
 	apic_ap_serve(idx);
 }
@@ -224,12 +232,15 @@ static void reonline(unsigned idx, uint64_t old_vmsa, uint64_t new_vmsa)
  * fails with FAIL_INUSE until the vCPU can be stopped; once it succeeds,
  * the SVSM never writes that page again (docs/architecture.md, vCPU
  * lifetime). The page is filled after the delete and must stay so for
- * ten times an attestation's length.
+ * ten times an attestation's length. Whether the call returned to the AP
+ * before the delete is a race either way; a deleted VMSA never runs
+ * again, so what the AP recorded by then is final.
  */
-static void delete_during_call(uint64_t vmsa)
+static void delete_during_call(unsigned idx, uint64_t vmsa)
 {
 	uint8_t *page = (uint8_t *)vmsa;
 	uint64_t deadline = g_rdtsc() + 120000000000ull;
+	bool returned;
 	uint64_t i;
 
 	while (!__atomic_load_n(&attest_started, __ATOMIC_SEQ_CST) &&
@@ -238,6 +249,7 @@ static void delete_during_call(uint64_t vmsa)
 	}
 	CHECK_THAT(attest_started, "the AP began its attestation");
 	CHECK_EQ(delete_vcpu(vmsa), R_SUCCESS);
+	returned = __atomic_load_n(&attest_returned, __ATOMIC_SEQ_CST);
 	memset(page, 0x5A, PAGE);
 	deadline = g_rdtsc() + 300000000ull;
 	while (g_rdtsc() < deadline) {
@@ -246,6 +258,12 @@ static void delete_during_call(uint64_t vmsa)
 	for (i = 0; i < PAGE && page[i] == 0x5A; i++) {
 	}
 	CHECK_EQ(i, PAGE);
+	CHECK_EQ(__atomic_load_n(&attest_returned, __ATOMIC_SEQ_CST), returned);
+	CHECK_THAT(!returned || __atomic_load_n(&attest_result,
+						__ATOMIC_SEQ_CST) == R_SUCCESS,
+		   "an attestation that returned before the delete succeeded");
+	g_print("[guest] AP %u deleted %s its attestation returned\n", idx,
+		returned ? "after" : "before");
 }
 
 void tests_vcpu(void)
@@ -303,7 +321,7 @@ void tests_vcpu(void)
 		uint64_t vmsa = i == 1 ? reonlined : base + i * AP_STRIDE;
 
 		if (i == attesting_ap) {
-			delete_during_call(vmsa);
+			delete_during_call(i, vmsa);
 			continue;
 		}
 		CHECK_EQ(delete_vcpu(vmsa), R_SUCCESS);
