@@ -113,11 +113,27 @@ void instr_call(unsigned cpu, uint64_t rax)
 	s->other_calls++;
 }
 
+/* Add @n to @code's count in the INSTR_CODES-entry table @t, whose
+ * unused entries have n == 0; false if @code is new and @t is full. */
+static bool code_add(struct instr_code_count *t, uint64_t code, uint64_t n)
+{
+	unsigned i;
+
+	for (i = 0; i < INSTR_CODES; i++) {
+		if (t[i].n == 0) {
+			t[i].code = code;
+		}
+		if (t[i].code == code) {
+			t[i].n += n;
+			return true;
+		}
+	}
+	return false;
+}
+
 void instr_exit(unsigned cpu, unsigned vmpl, uint64_t code)
 {
-	struct instr_code_count *t;
 	struct instr_cpu *s;
-	unsigned i;
 
 	if (cpu >= MACHINE_MAX_CPUS || vmpl >= MACHINE_VMPLS) {
 		return;
@@ -128,17 +144,9 @@ void instr_exit(unsigned cpu, unsigned vmpl, uint64_t code)
 	} else if (s->call < INSTR_CALLS) {
 		s->calls[s->call].exits++;
 	}
-	t = s->exits[vmpl];
-	for (i = 0; i < INSTR_CODES; i++) {
-		if (t[i].n == 0) {
-			t[i].code = code;
-		}
-		if (t[i].code == code) {
-			t[i].n++;
-			return;
-		}
+	if (!code_add(s->exits[vmpl], code, 1)) {
+		s->other_exits[vmpl]++;
 	}
-	s->other_exits[vmpl]++;
 }
 
 static const char *call_name(uint64_t rax)
@@ -233,31 +241,21 @@ static const char *exit_name(uint64_t code)
 /* All CPUs' exits at @vmpl by code, one line each. */
 static void report_exits(unsigned vmpl)
 {
-	struct instr_code_count all[INSTR_CODES];
+	struct instr_code_count all[INSTR_CODES] = {0};
 	uint64_t other = 0;
-	unsigned i, j, k, n = 0, cpus = mcpu_count();
+	unsigned i, j, k, cpus = mcpu_count();
 
 	for (i = 0; i < cpus && i < MACHINE_MAX_CPUS; i++) {
-		const struct instr_cpu *s = &instr_cpus[i];
+		const struct instr_code_count *t = instr_cpus[i].exits[vmpl];
 
-		other += s->other_exits[vmpl];
-		for (j = 0; j < INSTR_CODES && s->exits[vmpl][j].n != 0; j++) {
-			for (k = 0;
-			     k < n && all[k].code != s->exits[vmpl][j].code;
-			     k++) {
+		other += instr_cpus[i].other_exits[vmpl];
+		for (j = 0; j < INSTR_CODES && t[j].n != 0; j++) {
+			if (!code_add(all, t[j].code, t[j].n)) {
+				other += t[j].n;
 			}
-			if (k == n) {
-				if (n == INSTR_CODES) {
-					other += s->exits[vmpl][j].n;
-					continue;
-				}
-				all[n].code = s->exits[vmpl][j].code;
-				all[n++].n = 0;
-			}
-			all[k].n += s->exits[vmpl][j].n;
 		}
 	}
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < INSTR_CODES && all[k].n != 0; k++) {
 		mlog("bench: VMPL%u exits 0x%llx (%s): %llu", vmpl,
 		     (unsigned long long)all[k].code, exit_name(all[k].code),
 		     (unsigned long long)all[k].n);
