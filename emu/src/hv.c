@@ -177,6 +177,11 @@ static uint64_t op_ap_create(struct kvm *k, struct kvm_vcpu *v,
 	if (target == NULL) {
 		return GHCB_ERR_INVALID_INPUT;
 	}
+	if (vmpl == HV_APIC_VMPL) {
+		/* KVM: the request resets the target vCPU (kvm_vcpu_reset
+		 * with init_event), its local APIC with it. */
+		hv_apic_init_event(target);
+	}
 	world_post(target, vmpl, vmsa_gpa, request == SVM_VMGEXIT_AP_DESTROY);
 	return 0;
 }

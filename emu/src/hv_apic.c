@@ -69,7 +69,8 @@ struct vapic {
 	uint64_t period;   /* periodic mode: TSC cycles, else 0 */
 	uint64_t start;	   /* TSC when TMICT was written */
 	uint32_t isr[8];
-	uint32_t irr[8]; /* other CPUs set bits (atomically) */
+	uint32_t irr[8];   /* other CPUs set bits (atomically) */
+	bool init_pending; /* hv_apic_init_event: reset before next use */
 };
 
 static struct vapic apics[MACHINE_MAX_CPUS];
@@ -98,9 +99,55 @@ void hv_apic_init(unsigned ncpus)
 	}
 }
 
+/* KVM's kvm_lapic_reset(vcpu, init_event = true), which AP Creation
+ * runs on the target vCPU (kvm_vcpu_reset): the mode (APIC_BASE) and
+ * the ID stay; the timer stops; every LVT is masked; TPR, ESR, ICR,
+ * TDCR, TMICT, IRR, ISR and TMR are 0; SVR 0xFF (software-disabled);
+ * xAPIC mode's DFR all ones and logical ID 0. */
+static void init_event(struct vapic *a)
+{
+	unsigned j;
+
+	a->expiry = 0;
+	a->period = 0;
+	a->deadline = 0;
+	a->start = 0;
+	for (j = 0; j < LVT_COUNT; j++) {
+		a->lvt[j] = LVT_MASKED;
+	}
+	a->dfr = 0xFFFFFFFFu;
+	a->svr = 0xFFu;
+	a->tpr = 0;
+	if (a->mode != APIC_X2APIC) {
+		a->ldr_x = 0;
+	}
+	a->esr = 0;
+	a->icr = 0;
+	a->tdcr = 0;
+	a->tmict = 0;
+	for (j = 0; j < 8; j++) {
+		__atomic_store_n(&a->irr[j], 0, __ATOMIC_RELEASE);
+		a->isr[j] = 0;
+	}
+}
+
+void hv_apic_init_event(struct mcpu *target)
+{
+	__atomic_store_n(&apics[target->index].init_pending, true,
+			 __ATOMIC_RELEASE);
+}
+
+/* @c's own APIC, on @c: a pending INIT event is applied first (KVM
+ * handles the request on the target vCPU before it runs again). */
 static struct vapic *apic_of(const struct mcpu *c)
 {
-	return &apics[c->index];
+	struct vapic *a = &apics[c->index];
+
+	if (__atomic_load_n(&a->init_pending, __ATOMIC_ACQUIRE) &&
+	    __atomic_exchange_n(&a->init_pending, false, __ATOMIC_ACQ_REL)) {
+		init_event(a);
+	}
+	return a;
 }
 
 static bool enabled(const struct vapic *a)

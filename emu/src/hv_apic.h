@@ -27,6 +27,10 @@
 
 /** Reset every vCPU's APIC (x2APIC mode, software-disabled). */
 void hv_apic_init(unsigned ncpus);
+/** AP Creation (create or destroy) of @target's VMPL1 VMSA: as KVM, the
+ * vCPU's APIC takes an INIT reset (pending interrupts, ISR, TPR, LVTs,
+ * timer), applied on @target's CPU before its APIC is next used. */
+void hv_apic_init_event(struct mcpu *target);
 /** An x2APIC MSR or TSC_DEADLINE from @c's VMPL1: false is #GP. */
 bool hv_apic_msr(struct mcpu *c, bool write, uint32_t msr, uint64_t *val);
 /** An interrupt from the IO-APIC: @vector to the APICs an 8-bit

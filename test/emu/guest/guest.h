@@ -126,6 +126,11 @@ int probe_xrstor(void *area);
 void tests_apic_ipi(unsigned skip);
 /** An AP's last work: take IPIs with its virtual x2APIC, for ever. */
 void apic_ap_serve(unsigned idx) __attribute__((noreturn));
+/** Have AP @idx leave interrupts pending in its APIC and halt for good,
+ * as Linux's CPU offline does; it serves again on its next VMSA. */
+void apic_park_ap(unsigned idx);
+/** An AP's new VMSA: its APIC is in KVM's INIT state. */
+void apic_ap_check_init(void);
 void tests_vtpm(void);
 void tests_attest(void);
 void bench_attest(void);

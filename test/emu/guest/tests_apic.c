@@ -49,6 +49,8 @@
 
 static unsigned irqs[5][CPUS];
 static bool ap_ready[CPUS];
+static bool park_req[CPUS]; /* the BSP asks the AP to park */
+static bool parked[CPUS];
 
 static unsigned count(unsigned vector, unsigned cpu)
 {
@@ -314,13 +316,75 @@ void tests_apic(void)
 	machine_ports();
 }
 
+/* An AP the BSP takes "offline" (apic_park_ap): it leaves its APIC as
+ * Linux's dying CPU does, with interrupts it will never take (Linux: the
+ * local timer's vector, which fired after interrupts went off), and
+ * halts until a new VMSA replaces it. Here a self-IPI under a raised task
+ * priority and a periodic timer, both left pending or armed. */
+static __attribute__((noreturn)) void park(unsigned idx)
+{
+	g_wrmsr(X_TPR, 0xF0);
+	g_wrmsr(X_SELF_IPI, VEC_SELF);
+	g_wrmsr(X_LVT_TIMER, TIMER_PERIODIC | VEC_TIMER);
+	g_wrmsr(X_TMICT, 1000000);
+	__atomic_store_n(&parked[idx % CPUS], true, __ATOMIC_SEQ_CST);
+	for (;;) {
+		__asm__ volatile("sti; hlt; cli" ::: "memory");
+	}
+}
+
 void apic_ap_serve(unsigned idx)
 {
 	g_wrmsr(X_SVR, 0x1FF);
 	__atomic_store_n(&ap_ready[idx % CPUS], true, __ATOMIC_SEQ_CST);
 	for (;;) {
 		__asm__ volatile("sti; hlt; cli" ::: "memory");
+		if (__atomic_load_n(&park_req[idx % CPUS], __ATOMIC_SEQ_CST)) {
+			park(idx);
+		}
 	}
+}
+
+void apic_park_ap(unsigned idx)
+{
+	unsigned pongs = count(VEC_PONG, 0);
+	uint64_t end;
+
+	__atomic_store_n(&park_req[idx % CPUS], true, __ATOMIC_SEQ_CST);
+	g_wrmsr(X_ICR, ((uint64_t)idx << 32) | VEC_PING); /* wakes it */
+	CHECK_THAT(spin_for(VEC_PONG, 0, pongs, PATIENCE),
+		   "the AP answered before parking");
+	end = g_rdtsc() + PATIENCE;
+	while (!__atomic_load_n(&parked[idx % CPUS], __ATOMIC_SEQ_CST) &&
+	       g_rdtsc() < end) {
+		__builtin_ia32_pause();
+	}
+	CHECK_THAT(parked[idx % CPUS], "the AP parked with interrupts pending");
+	/* Its next VMSA starts afresh and serves again. */
+	__atomic_store_n(&park_req[idx % CPUS], false, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&parked[idx % CPUS], false, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&ap_ready[idx % CPUS], false, __ATOMIC_SEQ_CST);
+}
+
+/* KVM resets a vCPU's local APIC when AP Creation gives it a VMSA
+ * (sev_snp_ap_creation's KVM_REQ_UPDATE_PROTECTED_GUEST_STATE, then
+ * kvm_vcpu_reset(vcpu, true) -> kvm_lapic_reset(vcpu, true)): IRR, ISR
+ * and TMR clear, TPR 0, SVR 0xFF, every LVT masked, the timer stopped.
+ * What an AP's new VMSA finds, on its first start and after a park. */
+void apic_ap_check_init(void)
+{
+	unsigned i;
+	bool clear = true;
+
+	for (i = 0; i < 8; i++) {
+		clear = clear && g_rdmsr(X_IRR0 + i) == 0 &&
+			g_rdmsr(X_ISR0 + i) == 0;
+	}
+	CHECK_THAT(clear, "a new VMSA's APIC: IRR and ISR empty");
+	CHECK_EQ(g_rdmsr(X_TPR), 0);
+	CHECK_EQ(g_rdmsr(X_SVR), 0xFF);
+	CHECK_EQ(g_rdmsr(X_LVT_TIMER), LVT_MASKED);
+	CHECK_EQ(g_rdmsr(X_TMICT), 0);
 }
 
 /* One IPI @icr to AP @ap: it takes the ping and its pong wakes the BSP

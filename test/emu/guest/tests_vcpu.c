@@ -116,6 +116,7 @@ void guest_ap_main(unsigned idx, uint64_t ca)
 	CHECK_EQ(call4(C_QUERY, 1, 0, 0, &out), R_SUCCESS);
 	CHECK_EQ(out, (1ull << 32) | 1);
 	CHECK_THAT(ghcb_setup(G_GHCB_BASE + idx * PAGE), "AP GHCB set up");
+	apic_ap_check_init();
 	CHECK_EQ(call4(C_QUERY, 1, 0, 0, &out), R_SUCCESS);
 	CHECK_THAT(msr_page_state(page, false), "AP PSC to private");
 	CHECK_EQ(probe_read(page), FAULT_VC);
@@ -206,13 +207,15 @@ static uint32_t delete_vcpu(uint64_t vmsa)
  * CPU @idx comes back online as Linux brings it (wakeup_cpu_via_vmgexit,
  * arch/x86/coco/sev/core.c): a new VMSA with per_cpu(svsm_caa), the CA the
  * old VMSA still has, AP Creation, and only then DELETE_VCPU of the old
- * one. The AP runs guest_ap_main again on the same CA.
+ * one. The AP runs guest_ap_main again on the same CA. Before, it parks
+ * with interrupts pending in its APIC, which the new VMSA must not see.
  */
 static void reonline(unsigned idx, uint64_t old_vmsa, uint64_t new_vmsa)
 {
 	uint64_t ca = old_vmsa + PAGE;
 	unsigned before = __atomic_load_n(&aps_done, __ATOMIC_SEQ_CST);
 
+	apic_park_ap(idx);
 	build_vmsa((struct snp_vmsa *)new_vmsa, idx, ca, old_vmsa + AP_STRIDE);
 	CHECK_EQ(call4(C_CREATE_VCPU, new_vmsa, ca, idx, NULL), R_SUCCESS);
 	CHECK_EQ(ghcb_ap_create(idx, new_vmsa, g_rdmsr(MSR_SEV_STATUS) >> 2),
