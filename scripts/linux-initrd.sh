@@ -2,7 +2,8 @@
 # The Linux guest's initramfs: busybox-static, the modules and their load
 # order from scripts/linux-fetch.sh's kit (Debian's, and tpm_svsm.ko), and
 # the committed scripts test/linux/init, test/linux/csvsm-selftest and
-# test/linux/csvsm-tpmbench (with test/linux/tpm_rtt.c built). A gzip'd
+# test/linux/csvsm-tpmbench (with test/linux/tpm_rtt.c built), and the
+# kit's word on tpm_svsm (/etc/csvsm-tpm_svsm). A gzip'd
 # newc cpio (the kernel has RD_GZIP), built with Debian's cpio; the same
 # inputs give the same bytes (fixed owners and times, sorted names).
 #   linux-initrd.sh KITDIR OUT
@@ -45,6 +46,12 @@ for list in load-order probe-order; do
 	install -m 0644 "$kit/modules/$list" "$root/lib/modules/$krel/$list"
 done
 install -m 0644 "$kit/PACKAGES" "$root/etc/csvsm-packages"
+# How the guest gets its SVSM vTPM driver, or why it has none ("none
+# Linux 6.12 has no SVSM vTPM driver": the self-test then skips the TPM
+# checks); scripts/linux-fetch.sh wrote it. A kit from before says nothing.
+if [ -f "$kit/tpm_svsm" ]; then
+	install -m 0644 "$kit/tpm_svsm" "$root/etc/csvsm-tpm_svsm"
+fi
 
 # tpm2-tools from the host's Debian packages (scripts/setup.sh installs
 # them): the multi-call binary `tpm2` with the tpm2_* names the self-test
@@ -85,4 +92,5 @@ mv "$out.tmp" "$out"
 echo "linux-initrd: $out ($(wc -c <"$out") bytes; Linux $krel," \
 	"tpm2-tools $(dpkg-query -W -f '${Version}' tpm2-tools)," \
 	"modules $(cat "$root/lib/modules/$krel/load-order" \
-		"$root/lib/modules/$krel/probe-order" | tr '\n' ' '))"
+		"$root/lib/modules/$krel/probe-order" | tr '\n' ' ')" \
+	"tpm_svsm: $(cat "$kit/tpm_svsm" 2>/dev/null || echo module))"
