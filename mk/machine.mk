@@ -54,7 +54,9 @@ emu-check: $(MACHINE_ELF) $(EMU_IMAGE) $(BIN)/csvsm-verify $(PKI_FILES)
 # A bad image is refused by the PSP with a reason (status 249); each
 # hostile hypervisor behaviour ends as its victim must end it: the PSP
 # refuses a lying CPUID page, the snp firmware terminates with its named
-# reason (status 253, and the reason's name in its log).
+# reason (status 253, and the reason's name in its log). A guest's
+# triple fault ends in a shutdown (251), and a run past its timeout in the
+# machine's stop with each vCPU's whereabouts (247, postmortem.h).
 comma := ,
 EMU_BAD := truncated checksum vmsa-outside page-outside
 define emu_expect
@@ -80,3 +82,5 @@ emu-hostile-check: $(MACHINE_ELF) $(EMU_IMAGE)
 	$(call emu_expect,$(EMU_IMAGE),253,flip-psc,--hv flip-psc,asked to terminate: reason set 3 code 6)
 	$(call emu_expect,$(EMU_IMAGE),245,guest-poweroff,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=poweroff,VMPL1: ACPI power-off)
 	$(call emu_expect,$(EMU_IMAGE),243,guest-reset,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=reset,VMPL1: reset (0xCF9))
+	$(call emu_expect,$(EMU_IMAGE),251,guest-triple-fault,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=triple-fault,VMPL1: shutdown (triple fault: #GP delivering #DF))
+	$(call emu_expect,$(EMU_IMAGE),247,host-stop,--timeout 3,emu: stop: vCPU 0 VMPL)

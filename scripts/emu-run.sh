@@ -9,7 +9,9 @@
 # 33 the guest passed, 35 the guest reported failures, 37 the guest asked
 # to terminate, 243 the guest reset the VM, 245 the guest powered off
 # (ACPI), 249 the PSP refused the launch, 251 a vCPU shut down,
-# 253 the SVSM (VMPL0) asked to terminate, 255 the machine panicked.
+# 253 the SVSM (VMPL0) asked to terminate, 255 the machine panicked,
+# 247 the timeout: the machine stopped on the host's NMI, saying where
+# each vCPU was (124 or 137: it did not answer).
 # --check: fail unless the guest passed with "0 failed" and the machine's
 # launch measurement equals `csvsm-igvm measure IMAGE`.
 # --expect STATUS: fail unless QEMU ended with STATUS.
@@ -61,21 +63,62 @@ if [ -n "$hv" ]; then
 	fwcfg+=(-fw_cfg "name=opt/csvsm/hv,file=build/machine/hv-$hv")
 fi
 
+# At the timeout the machine is asked, with an NMI through QMP, to say
+# where each vCPU is and stop (status 247, docs/emu.md "When a run
+# stops"); QEMU is killed only if it has not stopped $grace s later.
+grace=20
+qmp=$(mktemp -u "${TMPDIR:-/tmp}/csvsm-qmp.XXXXXX")
+watchdog() {
+	local s
+	# Killed when QEMU ends first: its sleep goes too (no orphan keeps
+	# the caller's pipe open).
+	trap 'kill "$s" 2>/dev/null; exit 0' TERM
+	sleep "$timeout_s" &
+	s=$!
+	wait "$s"
+	echo "emu-run: timeout after ${timeout_s}s: asking the machine" \
+		"where each vCPU is (NMI)" >&2
+	python3 - "$qmp" <<-'PY' || echo "emu-run: QMP did not answer" >&2
+		import json, socket, sys
+		s = socket.socket(socket.AF_UNIX)
+		s.settimeout(5)
+		s.connect(sys.argv[1])
+		f = s.makefile("rw")
+		f.readline()
+		for cmd in ("qmp_capabilities", "inject-nmi"):
+		    f.write(json.dumps({"execute": cmd}) + "\n")
+		    f.flush()
+		    f.readline()
+	PY
+}
+limit=0
+if [ "$timeout_s" -gt 0 ]; then
+	limit=$((timeout_s + grace))
+	watchdog &
+	dog=$!
+fi
 start=$(date +%s.%N)
-timeout --foreground -k 5 "$timeout_s" \
+timeout --foreground -k 5 "$limit" \
 	qemu-system-x86_64 -machine q35 -accel tcg -cpu "$cpu" \
 	-smp "$smp" -m "$mem" -display none "${serial[@]}" -monitor none \
+	-qmp "unix:$qmp,server=on,wait=off" \
 	-no-reboot -nodefaults -kernel "$machine" "${fwcfg[@]}" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 end=$(date +%s.%N)
+if [ -n "${dog:-}" ]; then
+	kill "$dog" 2>/dev/null
+	wait "$dog" 2>/dev/null
+fi
+rm -f "$qmp"
 secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
 
 case $status in
 33) what="guest passed" ;;
 35) what="guest reported failures" ;;
 37) what="guest asked to terminate" ;;
-124 | 137) what="timeout after ${timeout_s}s" ;;
+124 | 137) what="timeout after ${timeout_s}s; the machine did not answer its NMI" ;;
+247) what="timeout after ${timeout_s}s; the machine stopped on the host's NMI (where each vCPU was: the 'emu: stop' lines)" ;;
 243) what="the guest reset the VM" ;;
 245) what="the guest powered off" ;;
 249) what="the PSP refused the launch" ;;

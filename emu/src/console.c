@@ -11,6 +11,7 @@
 #include "arch.h"
 #include "layout.h"
 #include "machine.h"
+#include "postmortem.h"
 
 #define COM1 0x3F8
 #define LSR_THR_EMPTY 0x20
@@ -90,6 +91,14 @@ void mlog(const char *fmt, ...)
 
 void machine_exit(unsigned value)
 {
+	/* A run that ends badly says where each vCPU was. */
+	if (value == MACHINE_EXIT_GUEST_TERM ||
+	    value == MACHINE_EXIT_HOST_STOP ||
+	    value == MACHINE_EXIT_GUEST_SHUTDOWN ||
+	    value == MACHINE_EXIT_SVSM_TERM ||
+	    value == MACHINE_EXIT_MACHINE_PANIC) {
+		pm_print();
+	}
 	outb(MACHINE_EXIT_PORT, (uint8_t)value);
 	halt_forever();
 }

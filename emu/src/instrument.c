@@ -149,7 +149,7 @@ void instr_exit(unsigned cpu, unsigned vmpl, uint64_t code)
 	}
 }
 
-static const char *call_name(uint64_t rax)
+const char *instr_call_name(uint64_t rax)
 {
 	static const char *const core[] = {
 		"core REMAP_CA",       "core PVALIDATE",
@@ -212,7 +212,7 @@ static unsigned merge_calls(struct instr_call_count *all, uint64_t *other)
 	return n;
 }
 
-static const char *exit_name(uint64_t code)
+const char *instr_exit_name(uint64_t code)
 {
 	switch (code) {
 	case SVM_EXIT_INTR:
@@ -257,7 +257,8 @@ static void report_exits(unsigned vmpl)
 	}
 	for (k = 0; k < INSTR_CODES && all[k].n != 0; k++) {
 		mlog("bench: VMPL%u exits 0x%llx (%s): %llu", vmpl,
-		     (unsigned long long)all[k].code, exit_name(all[k].code),
+		     (unsigned long long)all[k].code,
+		     instr_exit_name(all[k].code),
 		     (unsigned long long)all[k].n);
 	}
 	if (other != 0) {
@@ -304,7 +305,7 @@ void instr_report(void)
 		mlog("bench: SVSM call %u:%u (%s): %llu, %llu TSC cycles, "
 		     "%llu VMPL0 exits",
 		     SVSM_CALL_PROTOCOL(all[i].rax), SVSM_CALL_ID(all[i].rax),
-		     call_name(all[i].rax), (unsigned long long)all[i].n,
+		     instr_call_name(all[i].rax), (unsigned long long)all[i].n,
 		     (unsigned long long)all[i].cycles,
 		     (unsigned long long)all[i].exits);
 	}

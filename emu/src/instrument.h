@@ -34,5 +34,9 @@ void instr_exit(unsigned cpu, unsigned vmpl, uint64_t code);
  * each VMPL's first VMRUN, and the cycles until VMPL1's first VMRUN (the
  * SVSM's boot). */
 void instr_report(void);
+/** The SVSM call @rax names ("core PVALIDATE"), or "?". */
+const char *instr_call_name(uint64_t rax);
+/** An exit code's name ("IOIO"), or a class of codes. */
+const char *instr_exit_name(uint64_t code);
 
 #endif /* MACHINE_INSTRUMENT_H */

@@ -16,10 +16,12 @@
 #define ICR_SIPI (6u << 8)
 #define REG_LVT_TIMER 0x320
 #define REG_LVT_LINT0 0x350
+#define REG_LVT_LINT1 0x360
 #define REG_TIMER_INIT 0x380
 #define REG_TIMER_CUR 0x390
 #define REG_TIMER_DIV 0x3E0
 #define LVT_MASKED (1u << 16)
+#define LVT_MODE_NMI (4u << 8)
 #define TIMER_DIV_1 0xBu
 #define CALIBRATE_TICKS 10000000u /* 10 ms of QEMU's 1 GHz APIC timer */
 
@@ -47,6 +49,9 @@ void lapic_init(void)
 	/* No legacy interrupt (the BIOS's ExtINT on LINT0) ever reaches the
 	 * machine, whatever is done to the 8259s. */
 	*reg(REG_LVT_LINT0) = LVT_MASKED;
+	/* LINT1 takes NMIs, as on a PC: QEMU's inject-nmi arrives there,
+	 * the host's request for a stop (postmortem.h). */
+	*reg(REG_LVT_LINT1) = LVT_MODE_NMI;
 }
 
 uint32_t lapic_id(void)

@@ -40,6 +40,7 @@
 #define MACHINE_EXIT_GUEST_TERM 0x12u	  /* 37: the guest asked to stop */
 #define MACHINE_EXIT_GUEST_RESET 0x79u	  /* 243: the guest reset the VM */
 #define MACHINE_EXIT_GUEST_POWEROFF 0x7Au /* 245: the guest powered off */
+#define MACHINE_EXIT_HOST_STOP 0x7Bu	  /* 247: the host's NMI (timeout) */
 #define MACHINE_EXIT_LAUNCH_REFUSED 0x7Cu /* 249: the PSP refused */
 #define MACHINE_EXIT_GUEST_SHUTDOWN 0x7Du /* 251: triple fault, bad VMSA */
 #define MACHINE_EXIT_SVSM_TERM 0x7Eu	  /* 253: VMPL0 asked to stop */

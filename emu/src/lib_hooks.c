@@ -13,6 +13,7 @@
 #include "fpu.h"
 #include "lapic.h"
 #include "machine.h"
+#include "postmortem.h"
 #include "trap.h"
 
 void plat_console_write(const char *s, size_t len)
@@ -33,6 +34,10 @@ void arch_trap(struct trap_frame *f)
 		return;
 	}
 	if (f->vector == X86_VEC_SPURIOUS) {
+		return;
+	}
+	if (f->vector == X86_VEC_NMI) {
+		pm_request(); /* the host asks for a stop: postmortem.h */
 		return;
 	}
 	machine_panic("exception %llu (error %llx) at %llx, CR2 %llx",

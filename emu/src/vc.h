@@ -21,7 +21,12 @@
 
 #define VEC_DE 0u
 #define VEC_UD 6u
+#define VEC_DF 8u
+#define VEC_TS 10u
+#define VEC_NP 11u
+#define VEC_SS 12u
 #define VEC_GP 13u
+#define VEC_PF 14u
 #define VEC_HV 28u
 #define VEC_VC 29u
 /* #VC error codes (exit codes) the hardware itself raises. */

@@ -28,6 +28,7 @@
 #include "lapic.h"
 #include "layout.h"
 #include "npt.h"
+#include "postmortem.h"
 #include "rmp.h"
 #include "vc.h"
 #include "walk.h"
@@ -343,6 +344,7 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	c->vcpu.exits[vmpl]++;
 	instr_exit(c->index, vmpl, ctl->exit_code);
 	vcpu_leave(c, a, vmcb);
+	pm_exit(c->index, vmpl, ctl, a->rip);
 	a->xcr0 = fpu_xcr0();
 	/* An event cut short by the exit is delivered again. */
 	if ((ctl->exit_int_info & EVENT_VALID) != 0) {
@@ -368,6 +370,41 @@ static void shutdown(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
 	     (unsigned long long)(a != NULL ? a->rip : 0));
 	world_report();
 	machine_exit(MACHINE_EXIT_GUEST_SHUTDOWN);
+}
+
+/* #DE, #TS, #NP, #SS, #GP: the faults x86 calls contributory. */
+static bool contributory(unsigned vector)
+{
+	return vector == VEC_DE || (vector >= VEC_TS && vector <= VEC_GP);
+}
+
+/*
+ * A #GP the hardware raised while it delivered another exception (QEMU
+ * reports the intercepted #GP with that event in EXITINTINFO): x86's
+ * double-fault rules (APM vol. 2, 8.2.9), as the CPU applies them to a
+ * #GP it does not intercept. After a contributory fault or #PF it is a
+ * #DF; during #DF it is a triple fault: the VM shuts down. Else (an
+ * interrupt, a benign exception) the #GP is delivered: false.
+ */
+static bool gp_in_delivery(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+{
+	uint64_t info = c->vmcb[vmpl]->control.exit_int_info;
+	unsigned vector = (unsigned)(info & 0xFFu);
+
+	if ((info & EVENT_VALID) == 0 ||
+	    (info & EVENT_TYPE_MASK) != EVENT_TYPE_EXCEPTION) {
+		return false;
+	}
+	if (vector == VEC_DF) {
+		shutdown(c, vmpl, a,
+			 "shutdown (triple fault: #GP delivering "
+			 "#DF)");
+	}
+	if (!contributory(vector) && vector != VEC_PF) {
+		return false;
+	}
+	inject_hw(c, VEC_DF, true, 0);
+	return true;
 }
 
 /* A non-automatic exit: #VC with the exit code, as SEV-ES raises it. */
@@ -606,7 +643,8 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 		break;
 	}
 	case SVM_EXIT_EXCP_BASE + VEC_GP:
-		if (!xsave_gp(c, vmpl, a)) { /* the guest's own #GP */
+		if (!gp_in_delivery(c, vmpl, a) && !xsave_gp(c, vmpl, a)) {
+			/* the guest's own #GP */
 			inject_hw(c, VEC_GP, true, (uint32_t)ctl->exit_info_1);
 		}
 		break;
@@ -755,10 +793,25 @@ void world_hold(struct mcpu *c)
 static void idle(struct mcpu *c)
 {
 	__asm__ volatile("cli" ::: "memory");
-	if (!__atomic_load_n(&c->post_pending, __ATOMIC_ACQUIRE)) {
-		/* STI's shadow covers HLT: no wake-up is lost between. */
+	if (!__atomic_load_n(&c->post_pending, __ATOMIC_ACQUIRE) &&
+	    !pm_pending(c->index)) {
+		/* STI's shadow covers HLT: no wake-up is lost between (an
+		 * NMI is: the host's grace period covers that). */
 		__asm__ volatile("sti; hlt; cli" ::: "memory");
 	}
+}
+
+/* The host asked for a stop (an NMI, postmortem.h): every CPU says where
+ * its vCPU is; the boot CPU then stops the machine. */
+static void answer_stop(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a)
+{
+	pm_answer(c, vmpl, a);
+	if (c->index != 0) {
+		halt_forever();
+	}
+	mlog("stop: the host asked the machine to stop (NMI)");
+	world_report();
+	machine_exit(MACHINE_EXIT_HOST_STOP);
 }
 
 void world_loop(struct mcpu *c)
@@ -777,6 +830,9 @@ void world_loop(struct mcpu *c)
 		take_posts(c);
 		vmpl = c->vcpu.vmpl;
 		a = c->vcpu.vmsa_gpa[vmpl] != 0 ? vmsa_of(c, vmpl) : NULL;
+		if (pm_pending(c->index)) {
+			answer_stop(c, vmpl, a);
+		}
 		if (a != NULL && c->vcpu.halted && !c->vcpu.held &&
 		    hv_wake(c, vmpl)) {
 			c->vcpu.halted = false;
@@ -801,6 +857,7 @@ void world_loop(struct mcpu *c)
 		dispatch(c, vmpl, a);
 		if (vmpl != 0 && c->vcpu.vmpl == 0) {
 			instr_call(c->index, a->rax); /* run VMPL0: a call */
+			pm_call(c->index, a->rax);
 		}
 		end_run(c);
 	}

@@ -4,7 +4,9 @@
  * reset register): ACPI PM1a_CNT with SLP_EN, or 0xCF9. A run asks for
  * it with QEMU's "-fw_cfg name=opt/csvsm/guest-end,string=poweroff" (or
  * "reset"), read through fw_cfg's ports as port I/O through the GHCB;
- * the machine must end with its power-off or reset status.
+ * the machine must end with its power-off or reset status. With
+ * "triple-fault" it ends in a triple fault, which the machine must
+ * end as hardware does (a shutdown), not loop on.
  */
 #include "svsm/std.h"
 
@@ -90,6 +92,27 @@ static bool fwcfg_string(const char *name, char *out, unsigned max)
 	return false;
 }
 
+/*
+ * What a kernel that lost track of its VMPL does (Linux 6.16-6.18's
+ * decompressor, docs/linux.md): PVALIDATE at VMPL1 (#GP), here with no
+ * IDT to take it: the #GP cannot be delivered (#GP), the #DF neither:
+ * hardware shuts the VM down, and so must the machine.
+ */
+static void pvalidate_without_idt(void)
+{
+	static const struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed)) none = {0, 0};
+	static uint8_t page[4096] __attribute__((aligned(4096)));
+
+	__asm__ volatile("lidt %0\n\t"
+			 ".byte 0xF2, 0x0F, 0x01, 0xFF" /* PVALIDATE */
+			 :
+			 : "m"(none), "a"(page), "c"(0), "d"(1)
+			 : "memory", "cc");
+}
+
 void guest_end_if_asked(void)
 {
 	char how[16];
@@ -103,6 +126,8 @@ void guest_end_if_asked(void)
 		out16(PM1A_CNT, PM1_SLP_EN); /* S5: SLP_TYP 0 on q35 */
 	} else if (same(how, "reset")) {
 		out8(RESET_CONTROL, RESET_HARD);
+	} else if (same(how, "triple-fault")) {
+		pvalidate_without_idt();
 	}
 	CHECK_THAT(false, "the machine did not end the VM");
 	g_exit(false);
