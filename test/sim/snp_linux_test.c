@@ -152,10 +152,13 @@ static void load(bool rmp_2m)
 	EXPECT_EQ(v.sev_features, SEV_FEAT_SNP_ACTIVE);
 
 	/* Every e820 RAM page validated and the guest's: low memory, the
-	 * kernel (launched), beyond init_size, the top of RAM. */
+	 * zero page, setup_data and command line (RAM, as boot loaders
+	 * place them), the kernel (launched), beyond init_size, the top of
+	 * RAM; the other loader pages reserved, read/write. */
 	for (gpa = 0; gpa < 64 * MIB; gpa += PAGE) {
 		bool svsm = gpa >= 16 * MIB && gpa < 20 * MIB;
-		bool loader = gpa >= LOADER && gpa < LOADER + 15 * PAGE;
+		bool loader =
+			gpa >= LOADER + 3 * PAGE && gpa < LOADER + 15 * PAGE;
 		bool acpi = gpa >= 0x80000 && gpa < 0xA0000;
 
 		if (svsm) {
@@ -180,6 +183,11 @@ static void load(bool rmp_2m)
 	n = bp[LINUX_BP_E820_ENTRIES];
 	/* RAM, loader, RAM, ACPI, RAM, SVSM, RAM */
 	ASSERT_EQ(n, 7u);
+	EXPECT_EQ(le_get64(bp + LINUX_BP_E820_TABLE + 8), LOADER + 3 * PAGE);
+	EXPECT_EQ(le_get32(bp + LINUX_BP_E820_TABLE + 16), LINUX_E820_RAM);
+	EXPECT_EQ(le_get64(bp + LINUX_BP_E820_TABLE + 20), LOADER + 3 * PAGE);
+	EXPECT_EQ(le_get32(bp + LINUX_BP_E820_TABLE + 20 + 16),
+		  LINUX_E820_RESERVED);
 	EXPECT_EQ(le_get64(bp + LINUX_BP_E820_TABLE + 5 * 20), 16 * MIB);
 	EXPECT_EQ(le_get32(bp + LINUX_BP_E820_TABLE + 5 * 20 + 16),
 		  LINUX_E820_RESERVED);
@@ -358,7 +366,9 @@ TEST(snp_linux, measures_kernel_initrd_and_command_line_into_pcrs_8_9)
 	/* setup_data: the CC blob node first and whole, then the log. */
 	ASSERT_EQ(sim_mem_read(m, LOADER + PAGE, sd, PAGE), SIM_OK);
 	EXPECT_EQ(le_get32(sd + 8), LINUX_SETUP_CC_BLOB);
-	EXPECT_EQ(le_get32(sd + 12), 4u);
+	/* The node's data: the u32, then the blob, all Linux reserves. */
+	EXPECT_EQ(le_get32(sd + 12),
+		  le_get32(sd + 16) - LOADER - PAGE + 0x28 - 16);
 	EXPECT_EQ(le_get32(sd + le_get32(sd + 16) - LOADER - PAGE),
 		  LINUX_CC_BLOB_MAGIC);
 	log_node = le_get64(sd);

@@ -276,6 +276,43 @@ TEST(linux_layout, broken_layouts_are_refused)
 	EXPECT_TRUE(linux_layout_check(&p) == NULL);
 }
 
+/* The zero page, setup_data and command line are RAM, as boot loaders
+ * place them; every other loader page is reserved, in maximal runs. */
+TEST(linux_layout, loader_pages_linux_takes_as_ram)
+{
+	struct csvsm_boot_params p;
+	struct linux_hole h[LINUX_LOADER_HOLES_MAX];
+	unsigned n;
+
+	linux_params(&p);
+	EXPECT_TRUE(linux_loader_page_is_ram(&p, 0x70000));
+	EXPECT_TRUE(linux_loader_page_is_ram(&p, 0x71000));
+	EXPECT_TRUE(linux_loader_page_is_ram(&p, 0x72000));
+	EXPECT_FALSE(linux_loader_page_is_ram(&p, 0x73000));
+	EXPECT_FALSE(linux_loader_page_is_ram(&p, 0x75000)); /* secrets */
+	EXPECT_FALSE(linux_loader_page_is_ram(&p, 0x77000)); /* the CA */
+	n = linux_loader_holes(&p, h);
+	ASSERT_EQ(n, 1u);
+	EXPECT_EQ(h[0].base, 0x73000ull);
+	EXPECT_EQ(h[0].size, 12ull * PAGE);
+	EXPECT_EQ(h[0].type, (uint32_t)LINUX_E820_RESERVED);
+	/* Scattered RAM pages: four runs around them. */
+	p.linux_zero_page_gpa = 0x71000;
+	p.linux_setup_data_gpa = 0x74000;
+	p.linux_cmdline_gpa = 0x7E000;
+	p.linux_gdt_gpa = 0x70000;
+	p.linux_setup_hdr_gpa = 0x72000;
+	EXPECT_TRUE(linux_layout_check(&p) == NULL);
+	n = linux_loader_holes(&p, h);
+	ASSERT_EQ(n, 3u);
+	EXPECT_EQ(h[0].base, 0x70000ull);
+	EXPECT_EQ(h[0].size, 1ull * PAGE);
+	EXPECT_EQ(h[1].base, 0x72000ull);
+	EXPECT_EQ(h[1].size, 2ull * PAGE);
+	EXPECT_EQ(h[2].base, 0x75000ull);
+	EXPECT_EQ(h[2].size, 9ull * PAGE);
+}
+
 TEST(linux_layout, kernel_against_its_header)
 {
 	struct csvsm_boot_params p;
@@ -350,10 +387,12 @@ TEST(linux_zero_page, cc_blob_through_setup_data)
 	linux_setup_data_build(pg, 0x71000, 0x75000, 0x76000);
 	EXPECT_EQ(le_get64(pg), 0ull); /* the last node */
 	EXPECT_EQ(le_get32(pg + 8), LINUX_SETUP_CC_BLOB);
-	EXPECT_EQ(le_get32(pg + 12), 4u);
 	blob = le_get32(pg + 16);
 	ASSERT_TRUE(blob > 0x71000 && blob < 0x72000 - 0x28);
 	blob -= 0x71000;
+	/* The node's data covers the blob (0x28 bytes): Linux reserves
+	 * setup_data, and the page is RAM. */
+	EXPECT_EQ(le_get32(pg + 12), blob + 0x28 - 16);
 	EXPECT_EQ(le_get32(pg + blob), 0x45444d41u);
 	EXPECT_EQ(le_get64(pg + blob + 0x08), 0x75000ull);
 	EXPECT_EQ(le_get32(pg + blob + 0x10), 4096u);

@@ -69,6 +69,14 @@ static bool launched(const struct csvsm_boot_params *p, uint64_t gpa,
 	uint64_t i = ALIGN_UP(p->linux_initrd_size, PAGE);
 	uint64_t last = gpa + span - 1;
 
+	uint64_t page;
+
+	/* The loader pages Linux takes as RAM. */
+	for (page = gpa & ~(PAGE - 1); page <= last; page += PAGE) {
+		if (linux_loader_page_is_ram(p, page)) {
+			return true;
+		}
+	}
 	return in(gpa, p->linux_kernel_gpa, k) ||
 	       in(last, p->linux_kernel_gpa, k) ||
 	       (gpa < p->linux_kernel_gpa && last >= p->linux_kernel_gpa + k) ||
@@ -169,19 +177,18 @@ static void build_e820(const struct csvsm_boot_params *p,
 		       const struct bzimage_hdr *h, const struct mem_range *ram,
 		       unsigned n)
 {
-	struct linux_hole holes[3] = {
+	struct linux_hole holes[2 + LINUX_LOADER_HOLES_MAX] = {
 		{p->svsm_base, p->svsm_size, LINUX_E820_RESERVED},
-		{p->linux_loader_gpa, p->linux_loader_size,
-		 LINUX_E820_RESERVED},
 		{p->linux_acpi_gpa, p->linux_acpi_size, LINUX_E820_ACPI},
 	};
+	unsigned nholes = 2 + linux_loader_holes(p, holes + 2);
 	uint64_t init = h->init_size > p->linux_kernel_size
 				? h->init_size
 				: p->linux_kernel_size;
 	const char *why;
 
-	sort_holes(holes, 3);
-	why = linux_e820_build(ram, n, holes, 3, e820, LINUX_E820_MAX,
+	sort_holes(holes, nholes);
+	why = linux_e820_build(ram, n, holes, nholes, e820, LINUX_E820_MAX,
 			       &e820_count);
 	if (why != NULL) {
 		map_refused(why);
@@ -347,8 +354,10 @@ void snp_linux_load(const struct csvsm_boot_params *p,
 	}
 	for (gpa = p->linux_loader_gpa;
 	     gpa < p->linux_loader_gpa + p->linux_loader_size; gpa += PAGE) {
-		/* The secrets page and CA are svsm_init()'s, granted. */
-		if (gpa != p->guest_secrets_gpa && gpa != p->guest_caa_gpa) {
+		/* The secrets page and CA are svsm_init()'s, granted; the
+		 * pages Linux takes as RAM were granted with the RAM. */
+		if (gpa != p->guest_secrets_gpa && gpa != p->guest_caa_gpa &&
+		    !linux_loader_page_is_ram(p, gpa)) {
 			grant_loader_page(gpa);
 		}
 	}

@@ -53,6 +53,29 @@ bool linux_e820_is_ram(const struct linux_e820_entry *e, unsigned n,
 const char *linux_layout_check(const struct csvsm_boot_params *p);
 
 /**
+ * Whether the loader page @gpa is one Linux takes as RAM, as boot loaders
+ * place it (GRUB, QEMU's direct boot): the zero page and the command
+ * line (Linux copies both before it allocates memory) and the setup_data
+ * page (Linux reserves every setup_data node itself, and before v6.15
+ * maps a setup_data node outside RAM shared: reading it takes a #VC that
+ * KVM refuses as MMIO to guest RAM). The other loader pages (the GDT,
+ * the header copy, the secrets page, CPUID page, Calling Area and page
+ * tables) stay e820-reserved. For a layout linux_layout_check() passed.
+ */
+bool linux_loader_page_is_ram(const struct csvsm_boot_params *p, uint64_t gpa);
+
+/* Three RAM pages cut the loader's region into at most four runs. */
+#define LINUX_LOADER_HOLES_MAX 4u
+
+/**
+ * The loader's reserved pages as holes into @out (room for
+ * LINUX_LOADER_HOLES_MAX), sorted, each a maximal run: their number.
+ * For a layout linux_layout_check() passed.
+ */
+unsigned linux_loader_holes(const struct csvsm_boot_params *p,
+			    struct linux_hole *out);
+
+/**
  * The kernel's setup header (@setup_hdr, the measured copy, 4 KiB)
  * against the layout in @p: a usable header (bzimage_parse), the kernel
  * at its alignment (at pref_address if not relocatable), the command

@@ -7,6 +7,7 @@
  * broken image fails with its reason instead of writing where it should
  * not (the SVSM region above all).
  */
+#include "svsm/check.h"
 #include "svsm/le.h"
 #include "svsm/std.h"
 
@@ -108,6 +109,33 @@ const char *linux_layout_check(const struct csvsm_boot_params *p)
 		}
 	}
 	return NULL;
+}
+
+bool linux_loader_page_is_ram(const struct csvsm_boot_params *p, uint64_t gpa)
+{
+	return gpa == p->linux_zero_page_gpa ||
+	       gpa == p->linux_setup_data_gpa || gpa == p->linux_cmdline_gpa;
+}
+
+unsigned linux_loader_holes(const struct csvsm_boot_params *p,
+			    struct linux_hole *out)
+{
+	uint64_t gpa, end = p->linux_loader_gpa + p->linux_loader_size;
+	unsigned n = 0;
+
+	for (gpa = p->linux_loader_gpa; gpa < end; gpa += PAGE) {
+		if (linux_loader_page_is_ram(p, gpa)) {
+			continue;
+		}
+		if (n != 0 && out[n - 1].base + out[n - 1].size == gpa) {
+			out[n - 1].size += PAGE;
+			continue;
+		}
+		/* Three RAM pages cut the region into at most four runs. */
+		CHECK(n < LINUX_LOADER_HOLES_MAX);
+		out[n++] = (struct linux_hole){gpa, PAGE, LINUX_E820_RESERVED};
+	}
+	return n;
 }
 
 const char *linux_kernel_check(const struct csvsm_boot_params *p,

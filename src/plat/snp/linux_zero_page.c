@@ -63,9 +63,14 @@ void linux_zero_page_build(uint8_t *bp, const struct linux_zero_page_in *in)
 void linux_setup_data_build(uint8_t *page, uint64_t page_gpa,
 			    uint64_t secrets_gpa, uint64_t cpuid_gpa)
 {
+	/* The node's data runs to the blob's end: Linux reserves every
+	 * setup_data node's data, so the blob stays its own on the RAM
+	 * page (the u32 is all Linux reads of cc_setup_data). */
 	struct linux_setup_data node = {.next = 0,
 					.type = LINUX_SETUP_CC_BLOB,
-					.len = sizeof(uint32_t)};
+					.len = CC_BLOB_OFFSET -
+					       sizeof(struct linux_setup_data) +
+					       sizeof(struct linux_cc_blob)};
 	struct linux_cc_blob blob = {.magic = LINUX_CC_BLOB_MAGIC,
 				     .version = 0,
 				     .secrets_phys = secrets_gpa,
