@@ -17,6 +17,7 @@
 
 #include "cpuid.h"
 #include "hv.h"
+#include "hv_cpuid.h"
 #include "layout.h"
 #include "machine.h"
 #include "rmp.h"
@@ -24,6 +25,7 @@
 #define GUEST_POLICY_DEFAULT 0x30000ull
 #define LEAF_FEATURES 1u
 #define LEAF_XSAVE 0xDu
+#define LEAF_EXT_ADDR 0x80000008u
 
 static struct psp_model psp;
 static uint8_t vmpck_entropy[PSP_VMPCK_COUNT * 32 + 48];
@@ -63,7 +65,8 @@ static void op_cpuid_fill(void *ctx, struct snp_cpuid_table *t)
 
 /* What the CPU reports, except what differs by CPU or by XCR0: the APIC
  * ID of leaf 1, the XSAVE area size of leaf 0xD; the leaf 1 bits the
- * PSP's CPUID policy lets the hypervisor set; the hypervisor's range. */
+ * PSP's CPUID policy lets the hypervisor set; the features of leaf
+ * 0x80000008 EBX it may hide; the hypervisor's range. */
 static bool op_cpuid_check(void *ctx, const struct snp_cpuid_fn *fn)
 {
 	struct hw_cpuid r = hw_cpuid(fn->eax_in, fn->ecx_in);
@@ -76,6 +79,14 @@ static bool op_cpuid_check(void *ctx, const struct snp_cpuid_fn *fn)
 	(void)ctx;
 	if (fn->eax_in >= LEAF_HV_FIRST && fn->eax_in <= LEAF_HV_LAST) {
 		return true;
+	}
+	if (fn->eax_in == LEAF_EXT_ADDR) {
+		/* EBX is features: the hypervisor may clear what the CPU
+		 * has (KVM's pages never carry INVLPGB), never add. */
+		ebx_mask = 0;
+		if ((fn->ebx & ~r.ebx) != 0) {
+			return false;
+		}
 	}
 	return fn->eax == r.eax && (fn->ebx & ebx_mask) == (r.ebx & ebx_mask) &&
 	       (fn->ecx & ~ecx_free) == (r.ecx & ~ecx_free) && fn->edx == r.edx;
@@ -120,6 +131,9 @@ const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 	};
 	const char *why;
 
+	/* The host reads the image it launches (QEMU's IGVM loader) before
+	 * it hands the PSP its pages. */
+	hv_cpuid_image(file, size);
 	if (!machine_entropy(vmpck_entropy, sizeof(vmpck_entropy))) {
 		machine_panic("no RDRAND: the PSP cannot make its keys");
 	}
