@@ -88,6 +88,10 @@ uint64_t ghcb_nae(volatile uint8_t *g, uint64_t code, uint64_t info1,
  * (0, or 1 with the event to raise in *info2). */
 uint64_t ghcb_nae_msr(volatile uint8_t *g, bool write, uint32_t msr,
 		      uint64_t *val, uint64_t *info2);
+/** The GHCB CPUID event (leaf and subleaf, XCR0 = x87): EAX, EBX, ECX,
+ * EDX into @out; exit_info_1. */
+uint64_t ghcb_nae_cpuid(volatile uint8_t *g, uint32_t leaf, uint32_t subleaf,
+			uint32_t out[4]);
 /** The GHCB MMIO events: @len bytes at @gpa; exit_info_1. */
 uint64_t ghcb_nae_mmio(volatile uint8_t *g, bool write, uint64_t gpa,
 		       unsigned len, uint64_t *data);
@@ -119,6 +123,7 @@ void tests_hostile(void);
 void tests_vcpu(void);
 void tests_apic(void);
 void tests_xsavec(void);
+void tests_cpuid(void);
 /** XRSTOR64 of @area with RFBM x87|SSE: 0 or the fault's vector + 1. */
 int probe_xrstor(void *area);
 /** IPIs to the APs now online (not @skip, busy elsewhere): each answers

@@ -23,6 +23,9 @@
 #define GHCB_RAX 0x1F8u
 #define GHCB_RCX 0x308u
 #define GHCB_RDX 0x310u
+#define GHCB_RBX 0x318u
+#define GHCB_XCR0 0x3E8u
+#define EXIT_CPUID 0x72ull
 #define EXIT_MSR 0x7Cull
 #define NAE_MMIO_READ 0x80000001ull
 #define NAE_MMIO_WRITE 0x80000002ull
@@ -261,6 +264,25 @@ uint64_t ghcb_nae_msr(volatile uint8_t *g, bool write, uint32_t msr,
 		       (ghcb_get(g, GHCB_RDX) << 32);
 	}
 	*info2 = ghcb_get(g, GHCB_EXIT_INFO_2);
+	return ghcb_get(g, GHCB_EXIT_INFO_1);
+}
+
+uint64_t ghcb_nae_cpuid(volatile uint8_t *g, uint32_t leaf, uint32_t subleaf,
+			uint32_t out[4])
+{
+	uint64_t saved = g_rdmsr(MSR_GHCB);
+
+	ghcb_begin(g, EXIT_CPUID, 0, 0);
+	ghcb_set(g, GHCB_RAX, leaf);
+	ghcb_set(g, GHCB_RCX, subleaf);
+	ghcb_set(g, GHCB_XCR0, 1);
+	g_wrmsr(MSR_GHCB, (uint64_t)g);
+	vmgexit();
+	g_wrmsr(MSR_GHCB, saved);
+	out[0] = (uint32_t)ghcb_get(g, GHCB_RAX);
+	out[1] = (uint32_t)ghcb_get(g, GHCB_RBX);
+	out[2] = (uint32_t)ghcb_get(g, GHCB_RCX);
+	out[3] = (uint32_t)ghcb_get(g, GHCB_RDX);
 	return ghcb_get(g, GHCB_EXIT_INFO_1);
 }
 
