@@ -4,8 +4,9 @@
  * measured pages for the snp firmware's Linux loader
  * (CSVSM_GUEST_ENTRY_LINUX, abi/csvsm_boot.h; docs/linux.md). Guest
  * physical layout:
- *   0x70000   the loader's pages (e820 reserved): zero page, setup_data
- *             and CC blob (both written by the SVSM), command line, GDT,
+ *   0x70000   the loader's pages: zero page, setup_data and CC blob
+ *             (both written by the SVSM), command line (these three e820
+ *             RAM, as boot loaders place them; the rest reserved), GDT,
  *             the setup header copy, the guest's secrets page, CPUID page
  *             and Calling Area, a PML5, its page tables (the low
  *             4 GiB identity-mapped, private)
