@@ -370,6 +370,15 @@ download() { # DIR ROLE...: the pinned .debs into DIR, checked, unpacked
 	done
 }
 
+modcat() { # MODULE-FILE: the module, uncompressed, on stdout
+	case $1 in
+	*.ko.xz) xz -dc "$1" ;;
+	*.ko.zst) zstd -qdc "$1" ;;
+	*.ko.gz) gzip -dc "$1" ;;
+	*) cat "$1" ;;
+	esac
+}
+
 unpack_kernel() { # ROOT DEST: vmlinuz, config, modules from ROOT into DEST
 	local root=$1 dest=$2 krel moddir opt f n
 	# linux-image-*: the bzImage and config in /boot, the modules in
@@ -442,14 +451,26 @@ unpack_kernel() { # ROOT DEST: vmlinuz, config, modules from ROOT into DEST
 		done
 		name=${f##*/}
 		name=${name%%.ko*}.ko
-		case $f in
-		*.ko.xz) xz -dc "$f" >"$dest/modules/$name" ;;
-		*.ko.zst) zstd -qdc "$f" >"$dest/modules/$name" ;;
-		*.ko.gz) gzip -dc "$f" >"$dest/modules/$name" ;;
-		*) cp "$f" "$dest/modules/$name" ;;
-		esac
+		modcat "$f" >"$dest/modules/$name"
 		echo "$name" >>"$dest/modules/$2"
 	}
+	# Algorithms a module asks the crypto API for by name: Linux would
+	# load their modules through modprobe, which the initramfs has not, so
+	# the kit loads them first. Linux 6.12's sev-guest asks for "gcm(aes)"
+	# (its probe fails with -EIO without it; from 6.13 sev-guest uses the
+	# AES-GCM library, built in): gcm, and ghash-generic for its GHASH.
+	local alg m
+	declare -A crypto_modules=(["gcm(aes)"]="ghash-generic gcm")
+	for n in "${wanted_modules[@]}"; do
+		f=${path[${n//-/_}]:-}
+		[ -n "$f" ] || continue
+		for alg in "${!crypto_modules[@]}"; do
+			[ "$(modcat "$f" | grep -acF "$alg")" -gt 0 ] || continue
+			for m in ${crypto_modules[$alg]}; do
+				add "$m" load-order
+			done
+		done
+	done
 	for n in "${wanted_modules[@]}"; do
 		add "$n" load-order
 	done
