@@ -70,7 +70,21 @@ LINUX_OLD := $(BUILD)/linux-6.1
 $(LINUX_OLD)/vmlinuz: test/linux/debian-6.1.lock scripts/linux-fetch.sh
 	@scripts/linux-fetch.sh --lock $< $(LINUX_OLD)
 
-.PHONY: linux linux-fetch linux-old linux-baseline linux-latest linux-cmdline
+# Any Debian kernel's kit (docs/linux.md, "Other kernels and the
+# matrix"): `make linux-kit KERNEL_LOCK=test/linux/kernels/6.18-amd64.lock`
+# gives build/linux-6.18-amd64/vmlinuz and initrd.img (the directory is
+# named after the lock). Debian stable's kernel by default.
+KERNEL_LOCK ?= test/linux/kernels/6.12-amd64.lock
+KERNEL_KIT := $(BUILD)/linux-$(basename $(notdir $(KERNEL_LOCK)))
+$(KERNEL_KIT)/vmlinuz $(KERNEL_KIT)/kit/PACKAGES &: $(KERNEL_LOCK) \
+		scripts/linux-fetch.sh scripts/linux-module-build.sh
+	@scripts/linux-fetch.sh --lock $(KERNEL_LOCK) $(KERNEL_KIT)
+$(KERNEL_KIT)/initrd.img: $(KERNEL_KIT)/kit/PACKAGES $(LINUX_GUEST_FILES) \
+		scripts/linux-initrd.sh $(wildcard /usr/bin/tpm2)
+	@scripts/linux-initrd.sh $(KERNEL_KIT)/kit $@
+
+.PHONY: linux linux-fetch linux-old linux-baseline linux-latest linux-cmdline \
+	linux-kit
 # build/linux/vmlinuz, build/linux/VERSION, build/linux/initrd.img
 linux: $(LINUX_VMLINUZ) $(LINUX_INITRD)
 
@@ -78,6 +92,9 @@ linux-fetch: $(LINUX_VMLINUZ)
 
 # build/linux-6.1/vmlinuz
 linux-old: $(LINUX_OLD)/vmlinuz
+
+# build/linux-NAME/vmlinuz and initrd.img for KERNEL_LOCK (above).
+linux-kit: $(KERNEL_KIT)/vmlinuz $(KERNEL_KIT)/initrd.img
 
 # The kit without SEV on plain QEMU: reaches the self-test, passes its
 # no-SEV checks and powers off; prints the boot time.
@@ -123,6 +140,30 @@ linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(BIN)/csvsm-verify \
 			--credential $(LINUX_EMU)/smp$$n-rp $(LINUX_EMU)/smp$$n.log \
 			$(LINUX_EMU)/smp$$n $(BUILD)/csvsm-linux.igvm || exit 1; \
 	done
+
+# Every kernel of test/linux/kernels/ (or LINUX_MATRIX_LOCKS) as
+# linux-emu-check boots Debian's, at -smp 2, one after the other: its kit,
+# an image, the boot with the relying party, the host's checks; a line
+# per kernel and a summary (scripts/linux-matrix.sh; logs in
+# build/linux-matrix/). Not part of `make check`.
+LINUX_MATRIX_LOCKS ?=
+LINUX_MATRIX_TIMEOUT ?= 600
+.PHONY: linux-matrix
+linux-matrix: $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF) $(BIN)/csvsm-verify \
+		$(PKI_FILES)
+	@scripts/linux-matrix.sh --smp 2 --timeout $(LINUX_MATRIX_TIMEOUT) \
+		--out $(BUILD)/linux-matrix $(LINUX_MATRIX_LOCKS)
+
+# Debian stable's default kernel (trixie's 6.12, amd64) booted and checked
+# as linux-emu-check does, at -smp 2; Linux 6.12 has no SVSM vTPM driver,
+# so its TPM checks are skipped (scripts/linux-matrix.sh). Logs in
+# build/linux-stable/.
+LINUX_STABLE_LOCK := test/linux/kernels/6.12-amd64.lock
+.PHONY: linux-stable-check
+linux-stable-check: $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF) \
+		$(BIN)/csvsm-verify $(PKI_FILES)
+	@scripts/linux-matrix.sh --smp 2 --timeout 900 \
+		--out $(BUILD)/linux-stable $(LINUX_STABLE_LOCK)
 
 # Wrong inputs fail loudly: csvsm-igvm refuses an old, missing or truncated
 # kernel, a missing initrd, an over-long command line; a corrupt initrd

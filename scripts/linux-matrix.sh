@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Debian's kernels on csvsm, one after the other (docs/linux.md, "The
+# kernel matrix"): for each lock (default test/linux/kernels/*.lock) the
+# kit (`make linux-kit KERNEL_LOCK=LOCK`: build/linux-NAME/vmlinuz and
+# initrd.img), an image of it with the SVSM (csvsm-igvm build --linux,
+# `make -s linux-cmdline`'s line), a boot on the emulated SEV-SNP machine
+# with the relying party on the console (scripts/linux-relying-party.sh)
+# and the host's checks of what the guest printed (scripts/linux-check.sh),
+# as `make linux-emu-check` does for the default kernel.
+#   linux-matrix.sh [--smp N] [--mem SIZE] [--timeout S] [--out DIR] [LOCK...]
+# One line per kernel: NAME, PASS or FAIL, the guest's "N passed, M
+# failed", the boot's seconds, and for a failure why (the first failed
+# checks, or how the machine ended); then a summary. Exit status 1 if any
+# kernel failed. DIR (default build/linux-matrix) keeps NAME.igvm,
+# NAME.log (the console), NAME.out (emu-run's), NAME-rp/ (the relying
+# party's), NAME/ and NAME-check.log (linux-check.sh's), NAME-kit.log.
+#
+# A kit whose kernel has no SVSM vTPM driver (kit/tpm_svsm "none WHY":
+# Linux 6.12) passes with the guest's TPM checks skipped for WHY, and
+# linux-check.sh's failures then only the TPM's (its checks require
+# them); the event log, written by the SVSM, is checked all the same.
+# Every other kit must pass linux-check.sh whole. One machine at a time.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+smp=2
+mem=1G
+timeout_s=600
+out=build/linux-matrix
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--timeout) timeout_s=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	-*) echo "linux-matrix: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+locks=("$@")
+if [ ${#locks[@]} -eq 0 ]; then
+	mapfile -t locks < <(printf '%s\n' test/linux/kernels/*.lock | sort -V)
+fi
+[ ${#locks[@]} -gt 0 ] || { echo "linux-matrix: no locks" >&2; exit 2; }
+svsm=build/snp/csvsm-snp.elf
+igvm=build/bin/csvsm-igvm
+for f in "$svsm" "$igvm" build/machine/emu.elf build/bin/csvsm-verify; do
+	[ -e "$f" ] || { echo "linux-matrix: $f missing (make linux-matrix builds it)" >&2; exit 2; }
+done
+mkdir -p "$out"
+cmdfile=$out/cmdline
+make -s --no-print-directory linux-cmdline >"$cmdfile" || exit 2
+
+# linux-check.sh's checks that need the guest's TPM (guest-CHECK: the
+# guest's own results it requires passed).
+tpm_checks='guest-tpm-devices|guest-tpm-dmesg|guest-tpm-random'
+tpm_checks+='|guest-tpm-pcr-extend|guest-tpm-ek|guest-tpm-quote'
+tpm_checks+='|guest-tpm-credential|guest-tpm-seal|guest-tpm-seal-refused'
+tpm_checks+='|guest-pcr-measured|pcr-extend|ek-manifest|quote|credential'
+tpm_checks+='|pcr-measured'
+
+npass=0
+nfail=0
+failed=()
+t_all=$SECONDS
+printf '%-20s %-4s %-22s %7s  %s\n' KERNEL "" "GUEST" SECONDS ""
+for lock in "${locks[@]}"; do
+	name=$(basename "$lock" .lock)
+	kit=build/linux-$name
+	img=$out/$name.igvm
+	log=$out/$name.log
+	rm -rf "${out:?}/$name" "$out/$name-rp" "$log" "$out/$name.out" \
+		"$out/$name-check.log" "$img"
+	result="-" why="" secs="-" verdict=FAIL
+	if ! make -s --no-print-directory linux-kit KERNEL_LOCK="$lock" \
+		>"$out/$name-kit.log" 2>&1; then
+		why="kit: $(grep -m1 -E 'linux-(fetch|initrd|module-build):' \
+			"$out/$name-kit.log" || tail -n1 "$out/$name-kit.log")"
+	elif ! "$igvm" build --svsm "$svsm" --linux "$kit/vmlinuz" \
+		--initrd "$kit/initrd.img" --cmdline "$(cat "$cmdfile")" \
+		-o "$img" >"$out/$name-image.log" 2>&1; then
+		why="image: $(tail -n1 "$out/$name-image.log")"
+	else
+		t0=$SECONDS
+		scripts/linux-relying-party.sh --rp "$out/$name-rp" --image "$img" \
+			--smp "$smp" --mem "$mem" --timeout "$timeout_s" --expect 245 \
+			--log "$log" >"$out/$name.out" 2>&1
+		st=$?
+		secs=$((SECONDS - t0))
+		ended=$(grep -a '^emu-run: -smp' "$out/$name.out" | tail -n1 |
+			sed 's/^emu-run: -smp [0-9]*: //')
+		result=$(tr -d '\r' <"$log" | grep -aoE '[0-9]+ passed, [0-9]+ failed$' |
+			tail -n1)
+		scripts/linux-check.sh --smp "$smp" --kernel "$kit/vmlinuz" \
+			--initrd "$kit/initrd.img" --cmdline "$cmdfile" \
+			--credential "$out/$name-rp" "$log" "$out/$name" "$img" \
+			>"$out/$name-check.log" 2>&1
+		cst=$?
+		# The host's failures, by check name.
+		hostfail=$(sed -n 's/^linux-check: FAIL \([^:]*\):.*/\1/p' \
+			"$out/$name-check.log" | tr '\n' ' ')
+		notpm=""
+		if [ -f "$kit/kit/tpm_svsm" ]; then
+			read -r how notpm_why <"$kit/kit/tpm_svsm"
+			[ "$how" != none ] || notpm="no tpm_svsm: $notpm_why"
+		fi
+		if [ $st -ne 0 ]; then
+			why="${ended:-emu-run failed}"
+			[ -n "$result" ] || why="$why; no self-test result"
+		elif [ -z "$result" ]; then
+			why="no self-test result (${ended:-?})"
+		elif [ $cst -eq 0 ]; then
+			verdict=PASS
+		elif [ -n "$notpm" ] &&
+			! grep -qF "SKIP tpm-devices: $notpm" "$log"; then
+			why="the kit has no tpm_svsm, but the guest did not skip the TPM checks"
+		elif [ -n "$notpm" ] && [ -n "$hostfail" ] &&
+			! tr ' ' '\n' <<<"$hostfail" | grep -v '^$' |
+			grep -qvxE "$tpm_checks"; then
+			verdict=PASS
+			why="TPM checks skipped: $notpm"
+		fi
+		if [ $verdict = FAIL ] && [ -z "$why" ]; then
+			# The guest's failures first, then the host's.
+			why=$(tr -d '\r' <"$log" | sed -n 's/^.*\(FAIL [a-z0-9-]*\).*/\1/p' |
+				grep -v 'FAIL watchdog' | head -n4 | sed 's/^FAIL //' | tr '\n' ' ')
+			[ -n "$why" ] && why="guest: $why" ||
+				why="host: $(tr ' ' '\n' <<<"$hostfail" | grep -v '^$' |
+					head -n4 | tr '\n' ' ')"
+		fi
+	fi
+	if [ $verdict = PASS ]; then
+		npass=$((npass + 1))
+	else
+		nfail=$((nfail + 1))
+		failed+=("$name")
+	fi
+	printf '%-20s %-4s %-22s %7s  %s\n' "$name" "$verdict" "${result:--}" \
+		"$secs" "$why"
+done
+echo "linux-matrix: $npass passed, $nfail failed of ${#locks[@]} kernels" \
+	"in $((SECONDS - t_all)) s (-smp $smp; logs in $out)${failed[*]:+; failed: ${failed[*]}}"
+[ $nfail -eq 0 ]
