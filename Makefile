@@ -46,7 +46,8 @@ run: setup
 			--log $(RUN_LOG); \
 	else \
 		$(MAKE) --no-print-directory $(MACHINE_ELF) \
-			$(BUILD)/csvsm-linux.igvm || exit 1; \
+			$(BUILD)/csvsm-linux.igvm $(BIN)/csvsm-verify \
+			$(PKI_FILES) || exit 1; \
 		scripts/linux-relying-party.sh --image $(BUILD)/csvsm-linux.igvm \
 			--smp 2 --mem 1G --timeout 900 --expect 245 \
 			--log $(RUN_LOG) || exit 1; \
