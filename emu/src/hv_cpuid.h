@@ -8,7 +8,6 @@
 #define MACHINE_HV_CPUID_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 
 #include "abi/snp_cpuid.h"
@@ -24,18 +23,8 @@
 #define HV_CPUID_KVM_BASE 0x40000000u
 #define HV_CPUID_KVM_FEATURES 0x40000001u
 
-/**
- * The IGVM image about to be launched, read by the host as QEMU's loader
- * reads it: which of its CPUID pages, in the order the launch fills them,
- * is csvsm's own (its boot parameters' svsm_cpuid_gpa). That page alone
- * keeps the CPU's INVLPGB, which KVM never reports: csvsm's boot check
- * (src/plat/snp/boot_checks.c) refuses to run without it. Every other
- * page is KVM's view, which Linux finds consistent (docs/emu.md).
- */
-void hv_cpuid_image(const uint8_t *file, size_t size);
-/** Fill @t with the leaves KVM/QEMU put in the launch's next CPUID page
- * (hv_cpuid_image says whose it is); with @lie, one entry claims a
- * feature this CPU lacks. */
+/** Fill @t with the leaves KVM/QEMU put in a CPUID page; with @lie, one
+ * entry claims a feature this CPU lacks. */
 void hv_cpuid_fill(struct snp_cpuid_table *t, bool lie);
 /** The hypervisor's CPUID answer (MSR protocol and NAE event). */
 void hv_cpuid(uint32_t leaf, uint32_t subleaf, uint64_t xcr0, uint32_t out[4]);

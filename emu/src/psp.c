@@ -17,7 +17,6 @@
 
 #include "cpuid.h"
 #include "hv.h"
-#include "hv_cpuid.h"
 #include "layout.h"
 #include "machine.h"
 #include "rmp.h"
@@ -131,9 +130,6 @@ const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 	};
 	const char *why;
 
-	/* The host reads the image it launches (QEMU's IGVM loader) before
-	 * it hands the PSP its pages. */
-	hv_cpuid_image(file, size);
 	if (!machine_entropy(vmpck_entropy, sizeof(vmpck_entropy))) {
 		machine_panic("no RDRAND: the PSP cannot make its keys");
 	}

@@ -19,8 +19,8 @@ struct snp_cpuid_table;
 /**
  * What the snp firmware needs from the (PSP-checked) CPUID page before
  * it builds its page tables: a usable table, the SEV leaf with SEV set
- * and a C-bit position 32..51 (*@cbit), and INVLPGB (leaf 0x80000008
- * EBX[3]). NULL or what is missing.
+ * and a C-bit position 32..51 (*@cbit). Not INVLPGB, which every SNP CPU
+ * has and no KVM reports. NULL or what is missing.
  */
 const char *snp_cpuid_boot_checks(const struct snp_cpuid_table *t,
 				  unsigned *cbit);
