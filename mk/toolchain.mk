@@ -17,8 +17,10 @@ FUZZ_CFLAGS := $(COMMON_CFLAGS) -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 
 # The vTPM engine's libraries (hosted builds link Debian's shared ones);
-# zlib, whose crc32() the unit tests compare the IGVM reader's with.
-HOST_LDLIBS := -ltpms -lcrypto -lz
+# zlib, whose crc32() the unit tests compare the IGVM reader's with;
+# zlib and libzstd decompress a bzImage's kernel for csvsm-igvm
+# --linux-entry startup_64 (tools/igvm/vmlinux.c).
+HOST_LDLIBS := -ltpms -lcrypto -lz -lzstd
 # Where Debian keeps the static archives the firmware links.
 LIBDIR := /usr/lib/$(shell $(CC) -print-multiarch)
 
