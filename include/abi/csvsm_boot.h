@@ -9,6 +9,7 @@
 #ifndef ABI_CSVSM_BOOT_H
 #define ABI_CSVSM_BOOT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "abi/igvm.h"
@@ -40,7 +41,8 @@ struct csvsm_boot_params {
 	 * and the pages the SVSM writes before the guest's first
 	 * instruction. Sizes in bytes; all below 4 GiB. */
 	uint64_t linux_setup_hdr_gpa; /* the setup header, at its offsets */
-	uint64_t linux_kernel_gpa;    /* the protected-mode part, loaded */
+	uint64_t linux_kernel_gpa;    /* the protected-mode part, loaded;
+				       * STARTUP_64: vmlinux's segments */
 	uint64_t linux_kernel_size;   /* as in the file (init_size: more) */
 	uint64_t linux_initrd_gpa, linux_initrd_size;	/* size 0: none */
 	uint64_t linux_cmdline_gpa, linux_cmdline_size; /* with its NUL */
@@ -57,8 +59,21 @@ struct csvsm_boot_params {
 	 * "no5lvl" (else the decompressor switches modes in 32-bit code,
 	 * where it cannot take a #VC). 0: always 4-level. */
 	uint64_t linux_pml5_gpa;
+	/* Which entry (CSVSM_LINUX_ENTRY_*). Appended in version 3: an
+	 * image written before these fields has zeros here, which is the
+	 * decompressor entry, and a firmware that predates them refuses a
+	 * startup_64 image (its entry is not the kernel + 0x200). */
+	uint32_t linux_entry;
+	uint32_t linux_reserved; /* 0 */
+	/* STARTUP_64: the bytes from linux_kernel_gpa the kernel occupies
+	 * (its first segment's start to its last segment's memory end),
+	 * all e820 RAM; linux_kernel_size of them are the loaded image.
+	 * DECOMPRESSOR: 0. */
+	uint64_t linux_kernel_span;
 };
-_Static_assert(sizeof(struct csvsm_boot_params) == 0x110, "boot params");
+_Static_assert(sizeof(struct csvsm_boot_params) == 0x120, "boot params");
+_Static_assert(offsetof(struct csvsm_boot_params, linux_entry) == 0x110,
+	       "fields appended: version 3's offsets unchanged");
 
 /*
  * How the guest starts. FIRMWARE: OVMF at its reset vector; the launched
@@ -69,12 +84,21 @@ _Static_assert(sizeof(struct csvsm_boot_params) == 0x110, "boot params");
  * RSI = the CPU count; the launched range is its image and tables.
  * LINUX: a bzImage the SVSM loads (docs/linux.md): it builds boot_params
  * at linux_zero_page_gpa, validates and grants every e820 RAM page, and
- * starts the kernel's 64-bit entry (linux_kernel_gpa + 0x200) on the
- * tables at guest_cr3 with RSI = boot_params (guest_entry_rip unused).
+ * starts the kernel on the tables at guest_cr3 with RSI = boot_params
+ * at guest_entry_rip: the bzImage's 64-bit entry (linux_kernel_gpa +
+ * 0x200, its decompressor) or, with CSVSM_LINUX_ENTRY_STARTUP_64, the
+ * kernel proper's startup_64 inside the image csvsm-igvm decompressed
+ * and loaded from the bzImage's payload (vmlinux's PT_LOAD segments at
+ * their p_paddr offsets from linux_kernel_gpa, gaps zero), as the EFI
+ * stub enters it.
  */
 #define CSVSM_GUEST_ENTRY_FIRMWARE 0u
 #define CSVSM_GUEST_ENTRY_KERNEL 1u
 #define CSVSM_GUEST_ENTRY_LINUX 2u
+
+/* linux_entry: where Linux starts (docs/linux.md). */
+#define CSVSM_LINUX_ENTRY_DECOMPRESSOR 0u
+#define CSVSM_LINUX_ENTRY_STARTUP_64 1u
 
 /* The boot CPU's GHCB, its #HV doorbell page, then the guest-request
  * pages: request, response, four pages of certificates (what Linux's

@@ -182,9 +182,8 @@ static void build_e820(const struct csvsm_boot_params *p,
 		{p->linux_acpi_gpa, p->linux_acpi_size, LINUX_E820_ACPI},
 	};
 	unsigned nholes = 2 + linux_loader_holes(p, holes + 2);
-	uint64_t init = h->init_size > p->linux_kernel_size
-				? h->init_size
-				: p->linux_kernel_size;
+	uint64_t extent = linux_kernel_extent(p);
+	uint64_t init = h->init_size > extent ? h->init_size : extent;
 	const char *why;
 
 	sort_holes(holes, nholes);
@@ -195,7 +194,7 @@ static void build_e820(const struct csvsm_boot_params *p,
 	}
 	if (!linux_e820_is_ram(e820, e820_count, p->linux_kernel_gpa,
 			       ALIGN_UP(init, PAGE))) {
-		map_refused("the kernel's init_size is not RAM");
+		map_refused("the kernel's init_size (or span) is not RAM");
 	}
 	if (p->linux_initrd_size != 0 &&
 	    !linux_e820_is_ram(e820, e820_count, p->linux_initrd_gpa,
@@ -363,10 +362,14 @@ void snp_linux_load(const struct csvsm_boot_params *p,
 	}
 	match_paging_mode(p, boot_vmsa);
 	LOG_NOTICE("snp: Linux (boot protocol %u.%u) at 0x%llx, init_size "
-		   "0x%x, initrd 0x%llx+0x%llx, %u e820 entries, ACPI RSDP "
-		   "0x%llx, boot_params 0x%llx",
+		   "0x%x, entry 0x%llx (%s), initrd 0x%llx+0x%llx, %u e820 "
+		   "entries, ACPI RSDP 0x%llx, boot_params 0x%llx",
 		   h.version >> 8, h.version & 0xFFu,
 		   (unsigned long long)p->linux_kernel_gpa, h.init_size,
+		   (unsigned long long)p->guest_entry_rip,
+		   p->linux_entry == CSVSM_LINUX_ENTRY_STARTUP_64
+			   ? "startup_64"
+			   : "decompressor",
 		   (unsigned long long)p->linux_initrd_gpa,
 		   (unsigned long long)p->linux_initrd_size, e820_count,
 		   (unsigned long long)rsdp,

@@ -46,11 +46,20 @@ bool linux_e820_is_ram(const struct linux_e820_entry *e, unsigned n,
 /**
  * The measured Linux layout of @p against the SVSM region and itself:
  * every loader page page-aligned inside the loader's pages, those, the
- * ACPI region, kernel and initrd below 4 GiB, disjoint and outside the
- * SVSM region, the entry at the kernel + 0x200, the page tables in the
- * loader's pages. NULL or what is wrong.
+ * ACPI region, kernel (its extent, linux_kernel_extent) and initrd below
+ * 4 GiB, disjoint and outside the SVSM region, the page tables in the
+ * loader's pages; the entry at the kernel + 0x200 (the decompressor),
+ * or with CSVSM_LINUX_ENTRY_STARTUP_64 inside the loaded kernel, which
+ * is 2 MiB aligned and within its span. NULL or what is wrong.
  */
 const char *linux_layout_check(const struct csvsm_boot_params *p);
+
+/**
+ * The bytes from linux_kernel_gpa the layout gives the kernel: the
+ * loaded bytes (the decompressor's init_size comes from the header), or
+ * the kernel proper's span (CSVSM_LINUX_ENTRY_STARTUP_64).
+ */
+uint64_t linux_kernel_extent(const struct csvsm_boot_params *p);
 
 /**
  * Whether the loader page @gpa is one Linux takes as RAM, as boot loaders
@@ -133,7 +142,9 @@ void linux_setup_data_chain_log(uint8_t *page, uint64_t page_gpa,
 
 /**
  * Measured boot (linux_measure.c, docs/vtpm.md): with the vTPM serving,
- * extend PCR 9 with the bzImage and the initrd, PCR 8 with the command
+ * extend PCR 9 with the kernel's loaded bytes (the bzImage's protected-
+ * mode part, or the kernel proper with CSVSM_LINUX_ENTRY_STARTUP_64)
+ * and the initrd, PCR 8 with the command
  * line, GRUB's way, and write the TCG2 log to @log (@cap bytes). Returns
  * the log's length, 0 if there is no vTPM (nothing measured). A command
  * line too long for the log is refused (TERM_CSVSM_BAD_BOOT_INFO); a vTPM

@@ -11,6 +11,8 @@
 #include "svsm/le.h"
 #include "svsm/std.h"
 
+#include "abi/snp.h"
+
 #include "linux_boot.h"
 #include "vc.h"
 
@@ -34,6 +36,54 @@ static bool loader_page(const struct csvsm_boot_params *p, uint64_t gpa)
 	       gpa - p->linux_loader_gpa < p->linux_loader_size;
 }
 
+uint64_t linux_kernel_extent(const struct csvsm_boot_params *p)
+{
+	return p->linux_entry == CSVSM_LINUX_ENTRY_STARTUP_64
+		       ? p->linux_kernel_span
+		       : p->linux_kernel_size;
+}
+
+/*
+ * The entry the image names: the bzImage's 64-bit entry (its
+ * decompressor), or the kernel proper's startup_64 inside the loaded
+ * kernel's bytes (measured), the kernel 2 MiB aligned (startup_64 runs
+ * wherever its load offset is a multiple of 2 MiB, head64.c) and its
+ * span covering what was loaded.
+ */
+static const char *entry_check(const struct csvsm_boot_params *p)
+{
+	if (p->linux_reserved != 0) {
+		return "Linux: reserved boot parameters are not zero";
+	}
+	switch (p->linux_entry) {
+	case CSVSM_LINUX_ENTRY_DECOMPRESSOR:
+		if (p->linux_kernel_span != 0 ||
+		    p->guest_entry_rip !=
+			    p->linux_kernel_gpa + LINUX_ENTRY64_OFFSET) {
+			return "Linux: the entry is not the kernel's 64-bit "
+			       "entry";
+		}
+		return NULL;
+	case CSVSM_LINUX_ENTRY_STARTUP_64:
+		if (p->linux_kernel_gpa % SNP_PAGE_SIZE_2M != 0 ||
+		    p->linux_kernel_span % PAGE != 0 ||
+		    p->linux_kernel_span < p->linux_kernel_size ||
+		    !below_4g(p->linux_kernel_gpa, p->linux_kernel_span)) {
+			return "Linux: the kernel proper is not 2 MiB aligned "
+			       "or its span does not cover it below 4 GiB";
+		}
+		if (p->guest_entry_rip < p->linux_kernel_gpa ||
+		    p->guest_entry_rip - p->linux_kernel_gpa >=
+			    p->linux_kernel_size) {
+			return "Linux: the entry is not inside the loaded "
+			       "kernel";
+		}
+		return NULL;
+	default:
+		return "Linux: an unknown Linux entry";
+	}
+}
+
 const char *linux_layout_check(const struct csvsm_boot_params *p)
 {
 	const uint64_t sb = p->svsm_base, ss = p->svsm_size;
@@ -46,6 +96,7 @@ const char *linux_layout_check(const struct csvsm_boot_params *p)
 	};
 	/* The PML5 is optional: 0 leaves it out. */
 	const unsigned count = ARRAY_SIZE(pages) - (p->linux_pml5_gpa == 0);
+	const char *why;
 	unsigned i, j;
 
 	if (p->linux_loader_size == 0 || p->linux_loader_gpa % PAGE != 0 ||
@@ -65,8 +116,9 @@ const char *linux_layout_check(const struct csvsm_boot_params *p)
 		return "Linux: the kernel or initrd is not page aligned below "
 		       "4 GiB";
 	}
-	if (p->guest_entry_rip != p->linux_kernel_gpa + LINUX_ENTRY64_OFFSET) {
-		return "Linux: the entry is not the kernel's 64-bit entry";
+	why = entry_check(p);
+	if (why != NULL) {
+		return why;
 	}
 	if (p->guest_firmware_size != 0) {
 		return "Linux: a firmware volume besides the kernel";
@@ -90,7 +142,7 @@ const char *linux_layout_check(const struct csvsm_boot_params *p)
 		const uint64_t r[4][2] = {
 			{p->linux_loader_gpa, p->linux_loader_size},
 			{p->linux_acpi_gpa, p->linux_acpi_size},
-			{p->linux_kernel_gpa, p->linux_kernel_size},
+			{p->linux_kernel_gpa, linux_kernel_extent(p)},
 			{p->linux_initrd_gpa, p->linux_initrd_size},
 		};
 

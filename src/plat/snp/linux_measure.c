@@ -2,7 +2,10 @@
 /*
  * Measured boot as Linux's loader (docs/vtpm.md, "Measured boot and the
  * event log"): GRUB's scheme, since csvsm plays GRUB's part. PCR 9,
- * EV_IPL "csvsm:linux": the bzImage's bytes as the image carries them;
+ * EV_IPL "csvsm:linux": the bzImage's bytes as the image carries them
+ * (its protected-mode part), or EV_IPL "csvsm:vmlinux": the kernel
+ * proper as loaded, for CSVSM_LINUX_ENTRY_STARTUP_64 (its segments at
+ * their offsets, zero between them: the linux_kernel_size bytes);
  * PCR 9, EV_IPL "csvsm:initrd": the initrd's bytes (if any); PCR 8,
  * EV_IPL "kernel_cmdline: <line>" with its NUL: the line's bytes alone.
  * Nothing else is extended: PCRs 0-7 stay zero (no firmware ran; no
@@ -89,8 +92,13 @@ size_t snp_linux_measure(const struct csvsm_boot_params *p, uint8_t *log,
 		return 0;
 	}
 	must(vtpm_measure_begin(log, cap), "the Spec ID event");
-	measure_range(p->linux_kernel_gpa, p->linux_kernel_size, "csvsm:linux",
-		      sizeof("csvsm:linux"));
+	if (p->linux_entry == CSVSM_LINUX_ENTRY_STARTUP_64) {
+		measure_range(p->linux_kernel_gpa, p->linux_kernel_size,
+			      "csvsm:vmlinux", sizeof("csvsm:vmlinux"));
+	} else {
+		measure_range(p->linux_kernel_gpa, p->linux_kernel_size,
+			      "csvsm:linux", sizeof("csvsm:linux"));
+	}
 	if (p->linux_initrd_size != 0) {
 		measure_range(p->linux_initrd_gpa, p->linux_initrd_size,
 			      "csvsm:initrd", sizeof("csvsm:initrd"));
