@@ -3,7 +3,8 @@
  * csvsm-igvm: build, dump and measure IGVM images for SEV-SNP hosts
  * (QEMU 10+ with -object igvm-cfg).
  *   csvsm-igvm build --svsm ELF [--ovmf FILE | --kernel ELF |
- *                    --linux BZIMAGE [--initrd FILE] [--cmdline STRING]]
+ *                    --linux BZIMAGE [--initrd FILE] [--cmdline STRING]
+ *                    [--linux-entry decompressor|startup_64]]
  *                    [--policy HEX] [--svsm-size BYTES] [--c-bit N] -o OUT
  *   csvsm-igvm dump FILE       every structure, page counts, measurement
  *   csvsm-igvm measure FILE    the SEV-SNP launch digest (MEASUREMENT)
@@ -22,7 +23,10 @@
  * as zero pages (pre-validated), its CPUID page, and zero pages where it
  * wants its secrets page and Calling Area, which the SVSM fills.
  * --linux: a bzImage, initrd and command line as measured pages the
- * SVSM loads Linux from (linux_image.h, docs/linux.md).
+ * SVSM loads Linux from (linux_image.h, docs/linux.md); --linux-entry
+ * startup_64 carries the kernel proper instead of the bzImage's
+ * protected-mode part, decompressed here (vmlinux.h), and starts it at
+ * startup_64 as the EFI stub does.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -788,12 +792,15 @@ static int usage(void)
 		"usage: csvsm-igvm build --svsm ELF [--ovmf FILE | --kernel "
 		"ELF |\n"
 		"                        --linux BZIMAGE [--initrd FILE] "
-		"[--cmdline STRING]]\n"
+		"[--cmdline STRING]\n"
+		"                        [--linux-entry "
+		"decompressor|startup_64]]\n"
 		"                        [--policy HEX] [--svsm-size BYTES] "
 		"[--c-bit N] -o OUT\n"
 		"       csvsm-igvm dump FILE | measure FILE | copy IN OUT\n"
 		"       csvsm-igvm pcrs IMAGE | pcrs --linux BZIMAGE "
-		"[--initrd FILE] [--cmdline STRING]\n");
+		"[--initrd FILE] [--cmdline STRING]\n"
+		"                  [--linux-entry decompressor|startup_64]\n");
 	return 2;
 }
 
@@ -810,10 +817,13 @@ int main(int argc, char **argv)
 		{"linux", required_argument, NULL, 'l'},
 		{"initrd", required_argument, NULL, 'i'},
 		{"cmdline", required_argument, NULL, 'm'},
+		{"linux-entry", required_argument, NULL, 'e'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *svsm = NULL, *ovmf = NULL, *kernel = NULL, *out = NULL;
-	struct linux_args lx = {NULL, NULL, NULL};
+	const char *entry = NULL;
+	struct linux_args lx = {NULL, NULL, NULL,
+				CSVSM_LINUX_ENTRY_DECOMPRESSOR};
 	uint64_t policy = DEFAULT_POLICY;
 	uint64_t svsm_size = 0; /* default_svsm_size() */
 	unsigned long cbit = DEFAULT_C_BIT;
@@ -867,6 +877,9 @@ int main(int argc, char **argv)
 		case 'm':
 			lx.cmdline = optarg;
 			break;
+		case 'e':
+			entry = optarg;
+			break;
 		default:
 			return usage();
 		}
@@ -887,9 +900,15 @@ int main(int argc, char **argv)
 			"csvsm-igvm: one of --ovmf, --kernel and --linux\n");
 		return 2;
 	}
-	if (lx.bz == NULL && (lx.initrd != NULL || lx.cmdline != NULL)) {
-		fprintf(stderr, "csvsm-igvm: --initrd and --cmdline go with "
-				"--linux\n");
+	if (lx.bz == NULL &&
+	    (lx.initrd != NULL || lx.cmdline != NULL || entry != NULL)) {
+		fprintf(stderr, "csvsm-igvm: --initrd, --cmdline and "
+				"--linux-entry go with --linux\n");
+		return 2;
+	}
+	if (entry != NULL && !linux_entry_parse(entry, &lx.entry)) {
+		fprintf(stderr, "csvsm-igvm: --linux-entry: decompressor or "
+				"startup_64\n");
 		return 2;
 	}
 	return build(svsm, ovmf, kernel, &lx, policy, svsm_size, (unsigned)cbit,

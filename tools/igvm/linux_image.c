@@ -66,17 +66,65 @@ static const char *check_release(const uint8_t *bz, size_t bz_len,
 	return NULL;
 }
 
+bool linux_entry_parse(const char *name, unsigned *entry)
+{
+	if (strcmp(name, "decompressor") == 0) {
+		*entry = CSVSM_LINUX_ENTRY_DECOMPRESSOR;
+		return true;
+	}
+	if (strcmp(name, "startup_64") == 0) {
+		*entry = CSVSM_LINUX_ENTRY_STARTUP_64;
+		return true;
+	}
+	return false;
+}
+
+void linux_image_release(struct linux_image *li)
+{
+	vmlinux_image_free(&li->vmlinux);
+	li->kernel = NULL;
+	li->kernel_len = 0;
+}
+
+/*
+ * The kernel proper, decompressed and loaded (vmlinux.h), in place of
+ * the protected-mode part: startup_64 needs its load offset from
+ * p_paddr a multiple of 2 MiB (head64.c), which a 2 MiB aligned load
+ * address and a 2 MiB aligned first segment give.
+ */
+static const char *load_vmlinux(const uint8_t *bz, size_t bz_len,
+				struct linux_image *li)
+{
+	const char *why = vmlinux_load(bz, bz_len, &li->hdr, &li->vmlinux);
+
+	if (why != NULL) {
+		(void)snprintf(why_buf, sizeof(why_buf),
+			       "--linux-entry startup_64: %s", why);
+		return why_buf;
+	}
+	li->kernel = li->vmlinux.bytes;
+	li->kernel_len = li->vmlinux.len;
+	return NULL;
+}
+
 const char *linux_image_prepare(const uint8_t *bz, size_t bz_len,
 				size_t initrd_len, const char *cmdline,
 				uint64_t svsm_base, uint64_t svsm_end,
-				unsigned cbit, struct linux_image *li,
+				unsigned cbit, unsigned entry,
+				struct linux_image *li,
 				struct csvsm_boot_params *params)
 {
 	const struct bzimage_hdr *h = &li->hdr;
 	size_t cmd_len = strlen(cmdline);
-	uint64_t load, init_end, initrd = 0, limit;
-	const char *why = bzimage_parse(bz, bz_len, &li->hdr);
+	uint64_t load, init_end, initrd = 0, limit, span;
+	const char *why;
 
+	memset(&li->vmlinux, 0, sizeof(li->vmlinux));
+	if (entry != CSVSM_LINUX_ENTRY_DECOMPRESSOR &&
+	    entry != CSVSM_LINUX_ENTRY_STARTUP_64) {
+		return "an unknown Linux entry";
+	}
+	why = bzimage_parse(bz, bz_len, &li->hdr);
 	if (why != NULL) {
 		return why;
 	}
@@ -93,6 +141,19 @@ const char *linux_image_prepare(const uint8_t *bz, size_t bz_len,
 		return "truncated: syssize says the kernel is longer than the "
 		       "file";
 	}
+	if (entry == CSVSM_LINUX_ENTRY_STARTUP_64) {
+		why = load_vmlinux(bz, bz_len, li);
+		if (why != NULL) {
+			return why;
+		}
+	}
+	/* The memory the kernel occupies from its load address: init_size
+	 * for the decompressor, at least the segments' span for the
+	 * kernel proper. */
+	span = h->init_size;
+	if (li->vmlinux.span > span) {
+		span = li->vmlinux.span;
+	}
 	if (cmd_len > h->cmdline_size || cmd_len >= PAGE) {
 		(void)snprintf(why_buf, sizeof(why_buf),
 			       "the command line (%zu bytes) is longer than "
@@ -103,7 +164,7 @@ const char *linux_image_prepare(const uint8_t *bz, size_t bz_len,
 	/* Never below pref_address: a relocatable kernel still
 	 * decompresses there if loaded lower (LOAD_PHYSICAL_ADDR). */
 	load = h->pref_address;
-	if (load < svsm_end && svsm_base < load + h->init_size) {
+	if (load < svsm_end && svsm_base < load + span) {
 		if (h->relocatable == 0) {
 			return "not relocatable, and its preferred address "
 			       "is inside the SVSM region";
@@ -114,7 +175,15 @@ const char *linux_image_prepare(const uint8_t *bz, size_t bz_len,
 		return "its preferred address is inside the ACPI region "
 		       "below 1.25 MiB";
 	}
-	init_end = align_up(load + h->init_size, PAGE);
+	if (entry == CSVSM_LINUX_ENTRY_STARTUP_64 &&
+	    (load % SPAN_2M != 0 ||
+	     (h->relocatable == 0 && load != li->vmlinux.base))) {
+		return "--linux-entry startup_64: the load address is not 2 "
+		       "MiB "
+		       "aligned, or not the segments' own though the kernel "
+		       "is not relocatable";
+	}
+	init_end = align_up(load + span, PAGE);
 	if (load + li->kernel_len > init_end) {
 		init_end = align_up(load + li->kernel_len, PAGE);
 	}
@@ -148,6 +217,11 @@ const char *linux_image_prepare(const uint8_t *bz, size_t bz_len,
 #define AT(p) (LINUX_LOADER_GPA + (uint64_t)(p)*PAGE)
 	params->guest_entry_mode = CSVSM_GUEST_ENTRY_LINUX;
 	params->guest_entry_rip = load + LINUX_ENTRY64_OFFSET;
+	if (entry == CSVSM_LINUX_ENTRY_STARTUP_64) {
+		params->linux_entry = CSVSM_LINUX_ENTRY_STARTUP_64;
+		params->linux_kernel_span = li->vmlinux.span;
+		params->guest_entry_rip = load + li->vmlinux.entry;
+	}
 	params->guest_cr3 = AT(LINUX_P_PT) | (1ull << cbit);
 	params->guest_secrets_gpa = AT(LINUX_P_SECRETS);
 	params->guest_cpuid_gpa = AT(LINUX_P_CPUID);
@@ -308,17 +382,19 @@ bool linux_image_build(struct igvm_builder *b, const struct linux_args *a,
 			return false;
 		}
 	}
-	why = linux_image_prepare(bz, bz_len, initrd_len,
-				  a->cmdline != NULL ? a->cmdline : "",
-				  svsm_base, svsm_end, cbit, &li, params);
+	why = linux_image_prepare(
+		bz, bz_len, initrd_len, a->cmdline != NULL ? a->cmdline : "",
+		svsm_base, svsm_end, cbit, a->entry, &li, params);
 	if (why != NULL) {
 		fprintf(stderr, "csvsm-igvm: kernel %s: %s\n", a->bz, why);
+		linux_image_release(&li);
 		free(bz);
 		free(initrd);
 		return false;
 	}
 	linux_image_add(b, &li, initrd, initrd_len, params, zero_rel,
 			have_zero);
+	linux_image_release(&li);
 	free(bz);
 	free(initrd);
 	return true;
@@ -338,4 +414,8 @@ void linux_image_describe(const struct csvsm_boot_params *params)
 	       (unsigned long long)params->linux_loader_size,
 	       (unsigned long long)params->linux_acpi_gpa,
 	       (unsigned long long)params->linux_acpi_size);
+	if (params->linux_entry == CSVSM_LINUX_ENTRY_STARTUP_64) {
+		printf(" (startup_64: the kernel proper, span 0x%llx)",
+		       (unsigned long long)params->linux_kernel_span);
+	}
 }

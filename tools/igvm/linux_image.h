@@ -15,7 +15,10 @@
  *             room for a TPM event log; above the legacy hole at 0xA0000
  *   kernel    the protected-mode part at max(pref_address, the SVSM
  *             region's end) rounded up to kernel_alignment; init_size
- *             bytes from there are the kernel's
+ *             bytes from there are the kernel's. With --linux-entry
+ *             startup_64 the kernel proper instead (vmlinux.h): its
+ *             segments from there at their p_paddr offsets, gaps zero;
+ *             max(init_size, its span) bytes are the kernel's
  *   initrd    after that, 2 MiB aligned
  */
 #ifndef TOOLS_IGVM_LINUX_IMAGE_H
@@ -31,6 +34,7 @@
 
 #include "identity_pt.h"
 #include "igvm_write.h"
+#include "vmlinux.h"
 
 #define LINUX_LOADER_GPA 0x70000ull
 #define LINUX_ACPI_GPA 0x100000ull
@@ -57,8 +61,9 @@ enum {
 
 struct linux_image {
 	struct bzimage_hdr hdr;
-	const uint8_t *kernel; /* the protected-mode part of the file */
+	const uint8_t *kernel; /* the protected-mode part of the file, or */
 	size_t kernel_len;
+	struct vmlinux_image vmlinux; /* STARTUP_64: the kernel, loaded */
 	uint8_t setup_hdr[4096]; /* the header at its boot_params offsets */
 	uint8_t cmdline[4096];
 	uint8_t gdt[4096];
@@ -69,19 +74,33 @@ struct linux_image {
 /**
  * Lay out @bz (@bz_len bytes) with an initrd of @initrd_len bytes (0:
  * none) and @cmdline around the SVSM region [@svsm_base, @svsm_end) with
- * C-bit @cbit: fill @li and the Linux fields of @params. NULL, or why
- * the inputs cannot make an image (a message for the user).
+ * C-bit @cbit, entered at @entry (CSVSM_LINUX_ENTRY_*): fill @li and the
+ * Linux fields of @params. NULL, or why the inputs cannot make an image
+ * (a message for the user). linux_image_release() frees @li's buffers
+ * either way.
  */
 const char *linux_image_prepare(const uint8_t *bz, size_t bz_len,
 				size_t initrd_len, const char *cmdline,
 				uint64_t svsm_base, uint64_t svsm_end,
-				unsigned cbit, struct linux_image *li,
+				unsigned cbit, unsigned entry,
+				struct linux_image *li,
 				struct csvsm_boot_params *params);
 
-/* What the command line names: --linux, --initrd, --cmdline. */
+/** Free what linux_image_prepare() allocated in @li. */
+void linux_image_release(struct linux_image *li);
+
+/* What the command line names: --linux, --initrd, --cmdline, and
+ * --linux-entry (CSVSM_LINUX_ENTRY_*). */
 struct linux_args {
 	const char *bz, *initrd, *cmdline;
+	unsigned entry;
 };
+
+/**
+ * The entry --linux-entry names (@name: "decompressor" or "startup_64")
+ * in *@entry; false for any other name.
+ */
+bool linux_entry_parse(const char *name, unsigned *entry);
 
 /**
  * --linux: read the files @a names, lay them out (linux_image_prepare)

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * csvsm-igvm pcrs (pcrs.h). The scheme (docs/vtpm.md): PCR 9 extended
- * with H(the protected-mode kernel: the bzImage after its setup sectors,
- * the bytes an image carries at the load address), then H(initrd) if
- * any; PCR 8 with H(the command line's bytes, no NUL); every bank starts
- * at zero. From an image, the inputs are its own pages, found through its
- * boot parameter page (abi/csvsm_boot.h); from files, as `build --linux`
- * takes them. The image is untrusted input here: every range is checked
- * against the pages it holds.
+ * with H(the kernel: the bytes an image carries at the load address,
+ * which are the bzImage after its setup sectors, or with --linux-entry
+ * startup_64 the kernel proper loaded from its payload, vmlinux.h), then
+ * H(initrd) if any; PCR 8 with H(the command line's bytes, no NUL);
+ * every bank starts at zero. From an image, the inputs are its own pages, found
+ * through its boot parameter page (abi/csvsm_boot.h); from files, as `build
+ * --linux` takes them. The image is untrusted input here: every range is
+ * checked against the pages it holds.
  */
 #include "pcrs.h"
 
@@ -24,6 +25,8 @@
 
 #include "../common/file_io.h"
 #include "../common/hex.h"
+#include "linux_image.h"
+#include "vmlinux.h"
 
 #define MAX_FILE (512u << 20)
 #define PAGE 4096u
@@ -106,19 +109,27 @@ static void print(const struct pcrs *s)
 	}
 }
 
-static int from_files(const char *bz_path, const char *initrd_path,
-		      const char *cmdline)
+/* The kernel's bytes as `build --linux` with @entry loads them: the
+ * protected-mode part, or the kernel proper (*@img, to free). */
+static int kernel_bytes(const char *bz_path, const uint8_t *bz, size_t bz_len,
+			unsigned entry, struct vmlinux_image *img,
+			struct input *in)
 {
-	static struct pcrs s;
-	size_t bz_len = 0, initrd_len = 0, setup;
-	uint8_t *bz = tool_read_file(bz_path, MAX_FILE, &bz_len);
-	uint8_t *initrd = NULL;
-	struct input in = {0};
-	int rc = 1;
+	struct bzimage_hdr h;
+	const char *why;
+	size_t setup;
 
-	if (bz == NULL) {
-		fprintf(stderr, "csvsm-igvm: cannot read %s\n", bz_path);
-		return 2;
+	if (entry == CSVSM_LINUX_ENTRY_STARTUP_64) {
+		why = bzimage_parse(bz, bz_len, &h);
+		if (why == NULL) {
+			why = vmlinux_load(bz, bz_len, &h, img);
+		}
+		if (why != NULL) {
+			fprintf(stderr, "csvsm-igvm: %s: %s\n", bz_path, why);
+			return 1;
+		}
+		*in = (struct input){.flat = img->bytes, .len = img->len};
+		return 0;
 	}
 	/* boot.rst: setup_sects at 0x1F1, 0 meaning 4; the real-mode
 	 * part is it plus the boot sector, in 512-byte sectors. */
@@ -130,10 +141,29 @@ static int from_files(const char *bz_path, const char *initrd_path,
 			"csvsm-igvm: %s: no kernel after its setup "
 			"sectors\n",
 			bz_path);
-		goto out;
+		return 1;
 	}
-	in = (struct input){.flat = bz + setup, .len = bz_len - setup};
-	if (extend(&s, 1, &in) != 0) {
+	*in = (struct input){.flat = bz + setup, .len = bz_len - setup};
+	return 0;
+}
+
+static int from_files(const char *bz_path, const char *initrd_path,
+		      const char *cmdline, unsigned entry)
+{
+	static struct pcrs s;
+	static struct vmlinux_image img;
+	size_t bz_len = 0, initrd_len = 0;
+	uint8_t *bz = tool_read_file(bz_path, MAX_FILE, &bz_len);
+	uint8_t *initrd = NULL;
+	struct input in = {0};
+	int rc = 1;
+
+	if (bz == NULL) {
+		fprintf(stderr, "csvsm-igvm: cannot read %s\n", bz_path);
+		return 2;
+	}
+	if (kernel_bytes(bz_path, bz, bz_len, entry, &img, &in) != 0 ||
+	    extend(&s, 1, &in) != 0) {
 		goto out;
 	}
 	if (initrd_path != NULL) {
@@ -157,6 +187,7 @@ static int from_files(const char *bz_path, const char *initrd_path,
 	print(&s);
 	rc = 0;
 out:
+	vmlinux_image_free(&img);
 	free(bz);
 	free(initrd);
 	return rc;
@@ -333,9 +364,11 @@ int pcrs_main(int argc, char **argv)
 		{"linux", required_argument, NULL, 'l'},
 		{"initrd", required_argument, NULL, 'i'},
 		{"cmdline", required_argument, NULL, 'm'},
+		{"linux-entry", required_argument, NULL, 'e'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *bz = NULL, *initrd = NULL, *cmdline = NULL;
+	const char *bz = NULL, *initrd = NULL, *cmdline = NULL, *e = NULL;
+	unsigned entry = CSVSM_LINUX_ENTRY_DECOMPRESSOR;
 	int c;
 
 	optind = 1;
@@ -350,18 +383,24 @@ int pcrs_main(int argc, char **argv)
 		case 'm':
 			cmdline = optarg;
 			break;
+		case 'e':
+			e = optarg;
+			break;
 		default:
 			return 2;
 		}
 	}
-	if (bz != NULL && optind == argc) {
-		return from_files(bz, initrd, cmdline);
+	if (bz != NULL && optind == argc &&
+	    (e == NULL || linux_entry_parse(e, &entry))) {
+		return from_files(bz, initrd, cmdline, entry);
 	}
-	if (bz == NULL && initrd == NULL && cmdline == NULL &&
+	if (bz == NULL && initrd == NULL && cmdline == NULL && e == NULL &&
 	    optind + 1 == argc) {
 		return from_image(argv[optind]);
 	}
 	fprintf(stderr, "usage: csvsm-igvm pcrs IMAGE | pcrs --linux BZIMAGE "
-			"[--initrd FILE] [--cmdline STRING]\n");
+			"[--initrd FILE] [--cmdline STRING]\n"
+			"                         [--linux-entry "
+			"decompressor|startup_64]\n");
 	return 2;
 }
