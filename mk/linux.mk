@@ -70,8 +70,8 @@ LINUX_OLD := $(BUILD)/linux-6.1
 $(LINUX_OLD)/vmlinuz: test/linux/debian-6.1.lock scripts/linux-fetch.sh
 	@scripts/linux-fetch.sh --lock $< $(LINUX_OLD)
 
-# Any Debian kernel's kit (docs/linux.md, "Other kernels and the
-# matrix"): `make linux-kit KERNEL_LOCK=test/linux/kernels/6.18-amd64.lock`
+# Any Debian kernel's kit (docs/linux.md, "The kernel matrix"):
+# `make linux-kit KERNEL_LOCK=test/linux/kernels/6.18-amd64.lock`
 # gives build/linux-6.18-amd64/vmlinuz and initrd.img (the directory is
 # named after the lock). Debian stable's kernel by default.
 KERNEL_LOCK ?= test/linux/kernels/6.12-amd64.lock
