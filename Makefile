@@ -76,7 +76,8 @@ check: setup
 
 check-all: format-check banned-check layers-check tidy freestanding-check docs-check \
 	test test-snp test-asan emu-check emu-hostile-check vtpm-check attest-check igvm-check \
-	snp-image-check linux-check-test linux-emu-check linux-refusal-check linux-shell-check fuzz-smoke
+	snp-image-check linux-check-test linux-emu-check linux-stable-check linux-refusal-check \
+	linux-shell-check fuzz-smoke
 	@echo "make check: all checks passed"
 
 bench: setup
