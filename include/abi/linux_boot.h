@@ -48,8 +48,7 @@
 #define LINUX_HDR_XLOADFLAGS 0x236u	  /* u16 */
 #define LINUX_HDR_CMDLINE_SIZE 0x238u	  /* u32, without the NUL */
 #define LINUX_HDR_HARDWARE_SUBARCH 0x23Cu /* u32 */
-#define LINUX_HDR_PAYLOAD_OFFSET 0x248u	  /* u32, from the protected-mode part \
-					   */
+#define LINUX_HDR_PAYLOAD_OFFSET 0x248u	  /* u32, in the protected part */
 #define LINUX_HDR_PAYLOAD_LENGTH 0x24Cu	  /* u32 */
 #define LINUX_HDR_SETUP_DATA 0x250u	  /* u64 */
 #define LINUX_HDR_PREF_ADDRESS 0x258u	  /* u64 */

@@ -159,7 +159,7 @@ const char *vmlinux_decompress(const uint8_t *in, size_t len, size_t max,
 	if (has_magic(in, len, "\x1f\x8b", 2)) {
 		return gzip_payload(in, len, max, out, out_len);
 	}
-	if (has_magic(in, len, "\xfd" "7zXZ", 5) ||
+	if (has_magic(in, len, "\xfd\x37\x7a\x58\x5a", 5) || /* xz */
 	    has_magic(in, len, "BZh", 3) ||
 	    has_magic(in, len, "\x5d\x00\x00", 3) ||
 	    has_magic(in, len, "\x02\x21\x4c\x18", 4) ||
