@@ -27,10 +27,12 @@ fuzz-build: $(FUZZ_TARGETS)
 # Seeds from real inputs, so the fuzzers start past the magic numbers:
 # the tail of Debian's OVMF (GUID table and SEV metadata), flag byte 0;
 # a bzImage setup header (protocol 2.15, 64-bit, release 6.12);
-# for the ACPI loader, an RSDP and RSDT linked as QEMU's script links them.
+# for the ACPI loader, an RSDP and RSDT linked as QEMU's script links them;
+# for the kernel proper's reader, a small vmlinux, compressed, in a bzImage.
 OVMF_SEED := $(BUILD)/corpus/fuzz-ovmf_meta/seed-debian-ovmf
 BZIMAGE_SEED := $(BUILD)/corpus/fuzz-bzimage/seed-header
 ACPI_SEED := $(BUILD)/corpus/fuzz-acpi_loader/seed-linked-rsdp
+VMLINUX_SEEDS := $(BUILD)/corpus/fuzz-vmlinux
 fuzz-seeds:
 	@mkdir -p $(dir $(BZIMAGE_SEED))
 	@python3 -c 'import struct,sys; b=bytearray(2560); b[0x1F1]=4; \
@@ -43,6 +45,7 @@ fuzz-seeds:
 		sys.stdout.buffer.write(bytes(b))' > $(BZIMAGE_SEED)
 	@mkdir -p $(dir $(ACPI_SEED))
 	@python3 test/fuzz/acpi_loader_seed.py $(ACPI_SEED)
+	@python3 test/fuzz/vmlinux_seed.py $(VMLINUX_SEEDS)
 	@mkdir -p $(dir $(OVMF_SEED))
 	@if [ -f /usr/share/ovmf/OVMF.fd ]; then \
 		{ printf '\000'; tail -c 4095 /usr/share/ovmf/OVMF.fd; } \

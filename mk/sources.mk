@@ -59,7 +59,10 @@ VERIFY_LIB_SRCS := $(filter-out $(VERIFY_MAIN_SRCS),\
 IGVM_MAIN_SRCS := tools/igvm/csvsm_igvm.c
 IGVM_LIB_SRCS := $(filter-out $(IGVM_MAIN_SRCS),\
 	$(sort $(wildcard tools/igvm/*.c))) $(TOOL_COMMON_SRCS)
-# The unit tests build IGVM images to launch.
-TEST_IGVM_SRCS := tools/igvm/igvm_write.c
+# The unit tests build IGVM images to launch, and test the Linux
+# layout and the kernel parsers (test/unit/vmlinux_test.c).
+TEST_IGVM_SRCS := tools/igvm/igvm_write.c tools/igvm/vmlinux.c \
+	tools/igvm/linux_image.c tools/igvm/identity_pt.c \
+	tools/common/file_io.c
 BENCH_SRCS := bench/bench_core.c
 BENCH_VTPM_SRCS := bench/bench_vtpm.c

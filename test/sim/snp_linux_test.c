@@ -4,9 +4,10 @@
  * simulated machine: a layout as csvsm-igvm --linux writes it, scaled to
  * the simulator's 64 MiB (the SVSM at 16 MiB, the kernel at 20 MiB).
  * Truths: boot.rst's 64-bit protocol (entry + 0x200, RSI = boot_params,
- * __BOOT_CS 0x10), zero-page.rst offsets, the RMP model's permissions
- * (bit 0 R, 1 W, 2 X-user, 3 X-super), Linux's need that every e820 RAM
- * page be validated before entry.
+ * __BOOT_CS 0x10; with --linux-entry startup_64 the entry inside the
+ * loaded kernel proper, its whole span RAM), zero-page.rst offsets, the RMP
+ * model's permissions (bit 0 R, 1 W, 2 X-user, 3 X-super), Linux's need that
+ * every e820 RAM page be validated before entry.
  */
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -448,5 +449,103 @@ TEST(snp_linux, a_kernel_that_cannot_run_is_refused)
 	linux_config(&cfg);
 	layout.linux_kernel_gpa = 16 * MIB; /* the SVSM's */
 	layout.guest_entry_rip = 16 * MIB + 0x200;
+	expect_refused(&cfg, TERM_CSVSM_BAD_BOOT_INFO);
+}
+
+/* --linux-entry startup_64 (csvsm-igvm): the kernel proper's loaded
+ * bytes at KERNEL (KERNEL_SIZE of them, launched), its span @span from
+ * there, entered inside the loaded bytes as the EFI stub enters it. */
+static void startup_64_config(struct sim_config *cfg, uint64_t span)
+{
+	linux_config(cfg);
+	layout.linux_entry = CSVSM_LINUX_ENTRY_STARTUP_64;
+	layout.linux_kernel_span = span;
+	layout.guest_entry_rip = KERNEL + 0x1040;
+}
+
+TEST(snp_linux, starts_the_kernel_proper_at_startup_64)
+{
+	static uint8_t sd[PAGE];
+	struct log_event ev[4];
+	struct sim_config cfg;
+	struct sim_machine *m;
+	struct snp_vmsa v;
+	uint8_t want9[32] = {0}, d[32], p8[32], p9[32];
+	uint64_t gpa;
+	unsigned n;
+
+	startup_64_config(&cfg, 6 * MIB);
+	cfg.vtpm = true;
+	m = tm_create(&cfg);
+	ASSERT_EQ(sim_vmsa_read(m, 0, &v), SIM_OK);
+	EXPECT_EQ(v.rip, KERNEL + 0x1040);
+	EXPECT_EQ(v.rsi, LOADER);
+	EXPECT_EQ(v.cs.selector, 0x10);
+	/* The whole span is the guest's, validated: the loaded bytes
+	 * (launched) and the memory after them (validated RAM). */
+	for (gpa = KERNEL; gpa < KERNEL + 6 * MIB; gpa += PAGE) {
+		if (vmpl1(m, gpa) != 0xF || !validated(m, gpa)) {
+			EXPECT_EQ(gpa, ~0ull); /* names the first bad page */
+			break;
+		}
+	}
+	/* PCR 9: the loaded kernel's bytes, logged as csvsm:vmlinux. */
+	sha256(kernel, KERNEL_SIZE, NULL, 0, d);
+	extend(want9, d);
+	{
+		static uint8_t initrd[INITRD_SIZE];
+
+		ASSERT_EQ(sim_mem_read(m, INITRD, initrd, INITRD_SIZE), SIM_OK);
+		sha256(initrd, INITRD_SIZE, NULL, 0, d);
+		extend(want9, d);
+	}
+	read_pcrs(m, p8, p9);
+	EXPECT_EQ(memcmp(p9, want9, 32), 0);
+	ASSERT_EQ(sim_mem_read(m, LOADER + PAGE, sd, PAGE), SIM_OK);
+	n = parse_log(sd + LINUX_SETUP_LOG_OFFSET + 16,
+		      le_get32(sd + LINUX_SETUP_LOG_OFFSET + 12), ev, 4);
+	ASSERT_EQ(n, 3u);
+	EXPECT_EQ(ev[0].pcr, 9u);
+	EXPECT_EQ(ev[0].len, 14u);
+	EXPECT_EQ(memcmp(ev[0].data, "csvsm:vmlinux", 14), 0);
+	EXPECT_EQ(memcmp(ev[1].data, "csvsm:initrd", 13), 0);
+}
+
+/* init_size 1 MiB and no initrd in 24 MiB of RAM, the span @span. */
+static void small_machine(struct sim_config *cfg, uint64_t span)
+{
+	startup_64_config(cfg, span);
+	le_put32(hdr + LINUX_HDR_INIT_SIZE, MIB);
+	cfg->guest_mem_size = 24 * MIB;
+	cfg->guest_fw_launch[1].size = 0;
+	layout.linux_initrd_size = 0;
+}
+
+TEST(snp_linux, the_kernel_proper_fits_in_its_span)
+{
+	struct sim_config cfg;
+
+	small_machine(&cfg, 2 * MIB);
+	EXPECT_TRUE(tm_create(&cfg) != NULL);
+}
+
+TEST(snp_linux, the_kernel_proper_must_fit_and_be_entered_inside)
+{
+	struct sim_config cfg;
+
+	/* init_size fits the RAM, the span (8 MiB) does not. */
+	small_machine(&cfg, 8 * MIB);
+	expect_refused(&cfg, TERM_CSVSM_LINUX_MEMORY_MAP);
+	/* Entered past the loaded bytes (in the span's memory, whose
+	 * contents nobody measured); a span short of the loaded bytes; an
+	 * entry the firmware does not know. */
+	startup_64_config(&cfg, 6 * MIB);
+	layout.guest_entry_rip = KERNEL + ((KERNEL_SIZE + PAGE) & ~(PAGE - 1));
+	expect_refused(&cfg, TERM_CSVSM_BAD_BOOT_INFO);
+	startup_64_config(&cfg, 6 * MIB);
+	layout.linux_kernel_span = 64 * PAGE;
+	expect_refused(&cfg, TERM_CSVSM_BAD_BOOT_INFO);
+	startup_64_config(&cfg, 6 * MIB);
+	layout.linux_entry = 2;
 	expect_refused(&cfg, TERM_CSVSM_BAD_BOOT_INFO);
 }
