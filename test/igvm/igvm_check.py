@@ -8,6 +8,7 @@
 # map the SVSM region (and only it) private with C-bit 51, dump's counts
 # and the measurement agree with this script's, a copy is byte-identical,
 # and damaged files are refused.
+import gzip
 import hashlib
 import os
 import shutil
@@ -596,6 +597,91 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("build", "--svsm", ELF, "--initrd", f"{tmp}/initrd", "-o",
             f"{tmp}/nolinux.igvm")
     expect(r.returncode == 2, "--initrd without --linux is refused")
+
+    # --linux-entry startup_64 (docs/linux.md, "The startup_64 entry"):
+    # the payload (a gzip vmlinux: two PT_LOAD segments from 16 MiB, a
+    # gap, a NOTE, relocations after it) is decompressed and its segments
+    # laid out at the kernel's GPA; PCR 9 covers those bytes.
+    def vmlinux(entry=0x1002010):
+        segs = [(1, 0x200, 0x1000000, 0x1100, 0x1800),
+                (1, 0x1400, 0x1002000, 0x80, 0x3000),
+                (4, 0x300, 0x1000100, 0x10, 0x10)]
+        eh = (b"\x7fELF" + bytes([2, 1, 1]) + bytes(9) +
+              struct.pack("<HHIQQQIHHHHHH", 2, 62, 1, entry, 64, 0, 0, 64,
+                          56, len(segs), 64, 0, 0))
+        ph = b"".join(struct.pack("<IIQQQQQQ", t, 5, off,
+                                  0xffffffff80000000 + pa, pa, fs, ms,
+                                  0x200000)
+                      for t, off, pa, fs, ms in segs)
+        body = bytearray((eh + ph).ljust(0x1480, b"\0"))
+        body[0x200:0x1480] = os.urandom(0x1280)
+        flat = bytes(body[0x200:0x1300]).ljust(0x2000, b"\0") + \
+            bytes(body[0x1400:0x1480])
+        return bytes(body) + os.urandom(64), flat
+
+    def s64_bzimage(payload):
+        b = bytearray(bzimage(kpart=bytes(0x40) + payload))
+        struct.pack_into("<II", b, 0x248, 0x40, len(payload))
+        return bytes(b)
+
+    elf64, flat = vmlinux()
+    open(f"{tmp}/bz64", "wb").write(
+        s64_bzimage(gzip.compress(elf64, mtime=0)))
+    simg = f"{tmp}/s64.igvm"
+    r = run("build", "--svsm", ELF, "--linux", f"{tmp}/bz64", "--initrd",
+            f"{tmp}/initrd", "--cmdline", cmdline, "--linux-entry",
+            "startup_64", "-o", simg)
+    expect(r.returncode == 0, f"build --linux-entry startup_64: {r.stderr}")
+    sgot, _ = image_pages(simg)
+    sp = next((sgot[g] for g in sgot if sgot[g] and sgot[g][:4] == b"CSVM"),
+              bytes(4096))
+    s_rip = struct.unpack_from("<Q", sp, 0x78)[0]
+    s_kgpa, s_ksize = struct.unpack_from("<QQ", sp, 0xA0)
+    s_igpa = struct.unpack_from("<Q", sp, 0xB0)[0]
+    s_entry, s_res, s_span = struct.unpack_from("<IIQ", sp, 0x110)
+    expect(struct.unpack_from("<I", sp, 4)[0] == 3 and s_entry == 1 and
+           s_res == 0 and s_kgpa == 0x2000000 and s_ksize == len(flat) and
+           s_span == 0x5000 and s_rip == s_kgpa + 0x2010,
+           "startup_64: version 3, linux_entry 1, the span to the last "
+           "p_memsz, the entry at e_entry's offset from the first p_paddr")
+    expect(all(sgot.get(s_kgpa + k) == flat[k:k + 4096].ljust(4096, b"\0")
+               for k in range(0, len(flat), 4096)),
+           "startup_64: the segments are launched at their offsets, the "
+           "gap zero")
+    expect(s_igpa == (s_kgpa + 0x800000 + 0x1FFFFF) // 0x200000 * 0x200000,
+           "startup_64: the initrd after init_size, as before")
+    swant = want_pcrs(flat, initrd, cmdline)
+    expect(got_pcrs(simg) == swant,
+           "startup_64: pcrs IMAGE: PCR 9 covers the loaded kernel")
+    expect(got_pcrs("--linux", f"{tmp}/bz64", "--initrd", f"{tmp}/initrd",
+                    "--cmdline", cmdline, "--linux-entry", "startup_64")
+           == swant, "startup_64: pcrs --linux-entry from the files")
+    zstd = shutil.which("zstd")
+    if zstd:
+        z = subprocess.run([zstd, "-q", "-c"], input=elf64,
+                           capture_output=True, check=True).stdout
+        open(f"{tmp}/bz64z", "wb").write(
+            s64_bzimage(z + struct.pack("<I", len(elf64))))
+        expect(got_pcrs("--linux", f"{tmp}/bz64z", "--initrd",
+                        f"{tmp}/initrd", "--cmdline", cmdline,
+                        "--linux-entry", "startup_64") == swant,
+               "startup_64: a zstd payload loads the same kernel")
+    s64 = ("--linux-entry", "startup_64")
+    refused("startup_64: an xz payload", "xz",
+            s64_bzimage(b"\xfd7zXZ\0" + bytes(64)), extra=s64)
+    past = bytearray(s64_bzimage(gzip.compress(elf64, mtime=0)))
+    struct.pack_into("<I", past, 0x24C,
+                     struct.unpack_from("<I", past, 0x24C)[0] + 1)
+    refused("startup_64: a payload past the file", "not inside the file",
+            bytes(past), extra=s64)
+    refused("startup_64: an entry outside the segments", "entry point",
+            s64_bzimage(gzip.compress(vmlinux(0x1001900)[0], mtime=0)),
+            extra=s64)
+    refused("startup_64: a gzip payload that lies", "does not decompress",
+            s64_bzimage(gzip.compress(elf64, mtime=0)[:-4] +
+                        struct.pack("<I", len(elf64) + 1)), extra=s64)
+    refused("an unknown --linux-entry", "decompressor or startup_64", bz,
+            extra=("--linux-entry", "startup_32"))
 
     # A different image gives a different measurement.
     r = run("build", "--svsm", ELF, "-o", f"{tmp}/noovmf.igvm")
