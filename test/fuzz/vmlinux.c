@@ -10,12 +10,12 @@
  * (header, payload bounds, decompression, ELF). Reproducers:
  * test/fuzz/regress/fuzz-vmlinux/.
  */
+#include "../../tools/igvm/vmlinux.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "svsm/bzimage.h"
-
-#include "../../tools/igvm/vmlinux.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -48,9 +48,9 @@ static void check_parsed(const uint8_t *elf, size_t len,
 			abort();
 		}
 		end = s->paddr + s->memsz;
-		entry_in = entry_in || (v->base + v->entry >= s->paddr &&
-					v->base + v->entry - s->paddr <
-						s->filesz);
+		entry_in =
+			entry_in || (v->base + v->entry >= s->paddr &&
+				     v->base + v->entry - s->paddr < s->filesz);
 	}
 	if (!entry_in) {
 		abort();
@@ -108,8 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    plen > (size_t)(data + size - p)) {
 			abort();
 		}
-		if (vmlinux_decompress(p, plen, FUZZ_MAX_OUT, &out,
-				       &out_len) == NULL &&
+		if (vmlinux_decompress(p, plen, FUZZ_MAX_OUT, &out, &out_len) ==
+			    NULL &&
 		    vmlinux_parse(out, out_len, &v) == NULL) {
 			check_parsed(out, out_len, &v);
 		}

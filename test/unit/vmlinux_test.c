@@ -140,6 +140,8 @@ static void expect_refused(const struct seg *s, unsigned n, uint64_t entry)
 TEST(vmlinux, refuses_bad_segments)
 {
 	struct seg s[3];
+	struct vmlinux v;
+	size_t len;
 	unsigned i;
 
 	/* More file bytes than memory. */
@@ -186,23 +188,21 @@ TEST(vmlinux, refuses_bad_segments)
 		struct seg many[VMLINUX_MAX_SEGS + 1];
 
 		for (i = 0; i < VMLINUX_MAX_SEGS + 1; i++) {
-			many[i] = (struct seg){PT_LOAD, BASE + i * PAGE,
-					       0x1000, 0x10, 0x10};
+			many[i] = (struct seg){PT_LOAD, BASE + i * PAGE, 0x1000,
+					       0x10, 0x10};
 		}
 		expect_refused(many, VMLINUX_MAX_SEGS + 1, BASE);
-		EXPECT_TRUE(vmlinux_parse(elf,
-					  make_elf(many, VMLINUX_MAX_SEGS,
-						   BASE),
-					  &(struct vmlinux){0}) == NULL);
+		len = make_elf(many, VMLINUX_MAX_SEGS, BASE);
+		EXPECT_TRUE(vmlinux_parse(elf, len, &v) == NULL);
 	}
 }
 
 TEST(vmlinux, refuses_an_entry_outside_the_loaded_bytes)
 {
-	expect_refused(two, 3, BASE + 0x1800);	/* the first's memory tail */
-	expect_refused(two, 3, BASE + 0x2800);	/* the gap */
-	expect_refused(two, 3, BASE + 0x3800);	/* the second's tail */
-	expect_refused(two, 3, BASE - 1);	/* below */
+	expect_refused(two, 3, BASE + 0x1800); /* the first's memory tail */
+	expect_refused(two, 3, BASE + 0x2800); /* the gap */
+	expect_refused(two, 3, BASE + 0x3800); /* the second's tail */
+	expect_refused(two, 3, BASE - 1);      /* below */
 	expect_refused(two, 3, 0xffffffff81000000ull); /* virtual */
 }
 
@@ -215,20 +215,20 @@ TEST(vmlinux, refuses_bad_headers)
 		size_t off, size;
 		uint64_t value;
 	} bad[] = {
-		{0, 1, 0x7e},			   /* magic */
-		{EI_CLASS, 1, ELFCLASS32},	   /* 32-bit */
-		{EI_DATA, 1, ELFDATA2MSB},	   /* big-endian */
-		{EI_VERSION, 1, 0},		   /* version */
-		{16, 2, ET_DYN},		   /* e_type */
-		{18, 2, EM_386},		   /* e_machine */
-		{20, 4, 0},			   /* e_version */
-		{32, 8, ELF_CAP - 8},		   /* e_phoff: headers past */
-		{32, 8, ~0ull},			   /* e_phoff: far past */
-		{52, 2, 63},			   /* e_ehsize */
-		{54, 2, 32},			   /* e_phentsize */
-		{56, 2, 0},			   /* e_phnum: none */
-		{56, 2, PN_XNUM},		   /* e_phnum: extended */
-		{56, 2, 300},			   /* e_phnum: past the file */
+		{0, 1, 0x7e},		   /* magic */
+		{EI_CLASS, 1, ELFCLASS32}, /* 32-bit */
+		{EI_DATA, 1, ELFDATA2MSB}, /* big-endian */
+		{EI_VERSION, 1, 0},	   /* version */
+		{16, 2, ET_DYN},	   /* e_type */
+		{18, 2, EM_386},	   /* e_machine */
+		{20, 4, 0},		   /* e_version */
+		{32, 8, ELF_CAP - 8},	   /* e_phoff: headers past */
+		{32, 8, ~0ull},		   /* e_phoff: far past */
+		{52, 2, 63},		   /* e_ehsize */
+		{54, 2, 32},		   /* e_phentsize */
+		{56, 2, 0},		   /* e_phnum: none */
+		{56, 2, PN_XNUM},	   /* e_phnum: extended */
+		{56, 2, 300},		   /* e_phnum: past the file */
 	};
 	unsigned i;
 
@@ -337,8 +337,8 @@ TEST(vmlinux, refuses_other_formats_by_name)
 	static const uint8_t junk[] = {'E', 'L', 'F', 0, 0, 0, 0, 0};
 	uint8_t *out = NULL;
 	size_t got = 0;
-	const char *why = vmlinux_decompress(xz, sizeof(xz), 1 << 20, &out,
-					     &got);
+	const char *why =
+		vmlinux_decompress(xz, sizeof(xz), 1 << 20, &out, &got);
 
 	ASSERT_TRUE(why != NULL);
 	EXPECT_TRUE(strstr(why, "xz") != NULL);
@@ -425,9 +425,9 @@ TEST(vmlinux, startup_64_layout_passes_the_firmwares_check)
 	memset(&p, 0, sizeof(p));
 	p.svsm_base = 16 * MIB;
 	p.svsm_size = 16 * MIB;
-	why = linux_image_prepare(bz, len, 0x1000, "console=ttyS0",
-				  16 * MIB, 32 * MIB, 51,
-				  CSVSM_LINUX_ENTRY_STARTUP_64, &li, &p);
+	why = linux_image_prepare(bz, len, 0x1000, "console=ttyS0", 16 * MIB,
+				  32 * MIB, 51, CSVSM_LINUX_ENTRY_STARTUP_64,
+				  &li, &p);
 	ASSERT_TRUE(why == NULL);
 	EXPECT_EQ(p.linux_entry, CSVSM_LINUX_ENTRY_STARTUP_64);
 	EXPECT_EQ(p.linux_kernel_gpa, 32 * MIB);
@@ -494,9 +494,9 @@ TEST(vmlinux, the_default_entry_is_the_decompressors)
 	memset(&p, 0, sizeof(p));
 	p.svsm_base = 16 * MIB;
 	p.svsm_size = 16 * MIB;
-	ASSERT_TRUE(linux_image_prepare(bz, len, 0, "", 16 * MIB, 32 * MIB,
-					51, CSVSM_LINUX_ENTRY_DECOMPRESSOR,
-					&li, &p) == NULL);
+	ASSERT_TRUE(linux_image_prepare(bz, len, 0, "", 16 * MIB, 32 * MIB, 51,
+					CSVSM_LINUX_ENTRY_DECOMPRESSOR, &li,
+					&p) == NULL);
 	EXPECT_EQ(p.linux_entry, 0u);
 	EXPECT_EQ(p.linux_kernel_span, 0u);
 	EXPECT_EQ(p.guest_entry_rip, 32 * MIB + 0x200);
@@ -505,12 +505,12 @@ TEST(vmlinux, the_default_entry_is_the_decompressors)
 	linux_image_release(&li);
 	EXPECT_TRUE(linux_layout_check(&p) == NULL);
 	/* An unknown entry; a payload that is not a kernel. */
-	EXPECT_TRUE(linux_image_prepare(bz, len, 0, "", 16 * MIB, 32 * MIB,
-					51, 7, &li, &p) != NULL);
+	EXPECT_TRUE(linux_image_prepare(bz, len, 0, "", 16 * MIB, 32 * MIB, 51,
+					7, &li, &p) != NULL);
 	linux_image_release(&li);
 	bz[SETUP + 0x200] ^= 0xFF;
-	EXPECT_TRUE(linux_image_prepare(bz, len, 0, "", 16 * MIB, 32 * MIB,
-					51, CSVSM_LINUX_ENTRY_STARTUP_64, &li,
+	EXPECT_TRUE(linux_image_prepare(bz, len, 0, "", 16 * MIB, 32 * MIB, 51,
+					CSVSM_LINUX_ENTRY_STARTUP_64, &li,
 					&p) != NULL);
 	linux_image_release(&li);
 	{
