@@ -33,6 +33,13 @@
 #   missing WHY         Linux has it, but this kit could not build it
 #                       (no linux-source in the suites); the TPM checks fail
 #
+# kit/modules-absent, only in a kit made without the kernel's modules
+# (`absent modules PACKAGE`: the suites carry linux-binary-KREL but not
+# linux-modules-KREL), says why in one line ("linux-modules-KREL is not in
+# SUITES"): the self-test then skips the checks that need configfs-tsm,
+# sev-guest or tpm_svsm with that reason. A kit with modules has no such
+# file, and fails those checks if the modules do not load.
+#
 # Packages come through `apt-get download` with a private apt setup under
 # OUTDIR/apt (its own sources.list, lists, cache and state; the host's apt
 # configuration is not read and nothing is installed). The archive's
@@ -592,10 +599,16 @@ if [ $tpm -eq 2 ]; then
 	echo tpm_svsm.ko >"$out/kit/modules/probe-order"
 fi
 tpm_svsm_line >"$out/kit/tpm_svsm"
+# Why the kit has no modules, when the lock says the suites lack them.
+if [ -n "${absent[modules]:-}" ]; then
+	echo "${absent[modules]} is not in ${suites[*]}" >"$out/kit/modules-absent"
+fi
 cp "$bcache/busybox" "$out/kit/busybox"
 cp "$kcache/VERSION" "$out/kit/VERSION"
 grep -vE '^(#|$)' "$lock" >"$out/kit/PACKAGES"
+mods=$(cat "$out/kit/modules/load-order" "$out/kit/modules/probe-order" |
+	tr '\n' ' ')
+[ ! -f "$out/kit/modules-absent" ] || mods="none, $(cat "$out/kit/modules-absent")"
 echo "linux-fetch: $out/vmlinuz is Linux $(cat "$out/VERSION")" \
-	"(${pkg[kernel]} ${ver[kernel]}); modules:" \
-	"$(cat "$out/kit/modules/load-order" "$out/kit/modules/probe-order" |
-		tr '\n' ' '); tpm_svsm: $(cat "$out/kit/tpm_svsm")"
+	"(${pkg[kernel]} ${ver[kernel]}); modules: $mods; tpm_svsm:" \
+	"$(cat "$out/kit/tpm_svsm")"

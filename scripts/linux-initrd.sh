@@ -3,7 +3,8 @@
 # order from scripts/linux-fetch.sh's kit (Debian's, and tpm_svsm.ko), and
 # the committed scripts test/linux/init, test/linux/csvsm-selftest and
 # test/linux/csvsm-tpmbench (with test/linux/tpm_rtt.c built), and the
-# kit's word on tpm_svsm (/etc/csvsm-tpm_svsm). A gzip'd
+# kit's word on tpm_svsm (/etc/csvsm-tpm_svsm) and, for a kit without
+# modules, why it has none (/etc/csvsm-modules-absent). A gzip'd
 # newc cpio (the kernel has RD_GZIP), built with Debian's cpio; the same
 # inputs give the same bytes (fixed owners and times, sorted names).
 #   linux-initrd.sh KITDIR OUT
@@ -52,6 +53,16 @@ install -m 0644 "$kit/PACKAGES" "$root/etc/csvsm-packages"
 if [ -f "$kit/tpm_svsm" ]; then
 	install -m 0644 "$kit/tpm_svsm" "$root/etc/csvsm-tpm_svsm"
 fi
+# Why the kit has no modules ("linux-modules-KREL is not in SUITES": the
+# self-test then skips the checks that need them); only such a kit has it.
+if [ -f "$kit/modules-absent" ]; then
+	if [ -s "$root/lib/modules/$krel/load-order" ] ||
+		[ -s "$root/lib/modules/$krel/probe-order" ]; then
+		die "$kit/modules-absent, but the kit has modules to load"
+	fi
+	[ -s "$kit/modules-absent" ] || die "$kit/modules-absent says no reason"
+	install -m 0644 "$kit/modules-absent" "$root/etc/csvsm-modules-absent"
+fi
 
 # tpm2-tools from the host's Debian packages (scripts/setup.sh installs
 # them): the multi-call binary `tpm2` with the tpm2_* names the self-test
@@ -92,5 +103,6 @@ mv "$out.tmp" "$out"
 echo "linux-initrd: $out ($(wc -c <"$out") bytes; Linux $krel," \
 	"tpm2-tools $(dpkg-query -W -f '${Version}' tpm2-tools)," \
 	"modules $(cat "$root/lib/modules/$krel/load-order" \
-		"$root/lib/modules/$krel/probe-order" | tr '\n' ' ')" \
+		"$root/lib/modules/$krel/probe-order" | tr '\n' ' ')$(sed \
+		's/^\(.*\)$/none: \1;/' "$kit/modules-absent" 2>/dev/null)" \
 	"tpm_svsm: $(cat "$kit/tpm_svsm" 2>/dev/null || echo module))"
