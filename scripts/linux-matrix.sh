@@ -16,10 +16,15 @@
 # party's), NAME/ and NAME-check.log (linux-check.sh's), NAME-kit.log.
 #
 # A kit whose kernel has no SVSM vTPM driver (kit/tpm_svsm "none WHY":
-# Linux 6.12) passes with the guest's TPM checks skipped for WHY, and
-# linux-check.sh's failures then only the TPM's (its checks require
-# them); the event log, written by the SVSM, is checked all the same.
-# Every other kit must pass linux-check.sh whole. One machine at a time.
+# Linux 6.12) passes with the guest's TPM checks skipped for "no
+# tpm_svsm: WHY", and linux-check.sh's failures then only the TPM's (its
+# checks require them); the event log, written by the SVSM, is checked
+# all the same. A kit made without modules (kit/modules-absent WHY: 6.19
+# to 7.1, whose modules the suites lack) passes with the checks that need
+# configfs-tsm, sev-guest and tpm_svsm skipped for "no modules: WHY", and
+# linux-check.sh's failures only the reports' and the TPM's. The line says
+# which checks were skipped, and why. Every other kit must pass
+# linux-check.sh whole. One machine at a time.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -51,13 +56,27 @@ mkdir -p "$out"
 cmdfile=$out/cmdline
 make -s --no-print-directory linux-cmdline >"$cmdfile" || exit 2
 
-# linux-check.sh's checks that need the guest's TPM (guest-CHECK: the
-# guest's own results it requires passed).
-tpm_checks='guest-tpm-devices|guest-tpm-dmesg|guest-tpm-random'
-tpm_checks+='|guest-tpm-pcr-extend|guest-tpm-ek|guest-tpm-quote'
-tpm_checks+='|guest-tpm-credential|guest-tpm-seal|guest-tpm-seal-refused'
-tpm_checks+='|guest-pcr-measured|pcr-extend|ek-manifest|quote|credential'
-tpm_checks+='|pcr-measured'
+# The guest's checks a kit may have it skip: those that need tpm_svsm,
+# and those that need the modules (configfs, tsm_report, sev-guest).
+tpm_checks="tpm-devices tpm-dmesg tpm-random tpm-pcr-extend tpm-ek tpm-quote
+	tpm-credential tpm-seal tpm-seal-refused pcr-measured"
+mod_checks="configfs-tsm sev-guest attest-svsm attest-vmpl1 mem-shared-private
+	attest-after-reload"
+# linux-check.sh's checks that fail when the guest skipped CHECK:
+# guest-CHECK (the guest's own results it requires passed) and those of
+# what CHECK would have printed.
+host_checks() { # CHECK
+	echo "guest-$1"
+	case $1 in
+	attest-svsm) echo svsm-report ;;
+	attest-vmpl1) echo plain-report ;;
+	tpm-pcr-extend) echo pcr-extend ;;
+	tpm-ek) echo ek-manifest ;;
+	tpm-quote) echo quote ;;
+	tpm-credential) echo credential ;;
+	pcr-measured) echo pcr-measured ;;
+	esac
+}
 
 npass=0
 nfail=0
@@ -99,10 +118,42 @@ for lock in "${locks[@]}"; do
 		# The host's failures, by check name.
 		hostfail=$(sed -n 's/^linux-check: FAIL \([^:]*\):.*/\1/p' \
 			"$out/$name-check.log" | tr '\n' ' ')
-		notpm=""
+		# What the kit says the guest cannot check, and why: "CHECK
+		# REASON" lines, and the host's checks that may fail for them.
+		notpm="" nomod="" expect=""
 		if [ -f "$kit/kit/tpm_svsm" ]; then
 			read -r how notpm_why <"$kit/kit/tpm_svsm"
 			[ "$how" != none ] || notpm="no tpm_svsm: $notpm_why"
+		fi
+		if [ -f "$kit/kit/modules-absent" ]; then
+			nomod="no modules: $(head -n1 "$kit/kit/modules-absent")"
+			for c in $mod_checks; do
+				expect+="$c $nomod"$'\n'
+			done
+		fi
+		if [ -n "${notpm:-$nomod}" ]; then
+			for c in $tpm_checks; do
+				expect+="$c ${notpm:-$nomod}"$'\n'
+			done
+		fi
+		# The guest's skips, "CHECK REASON", and those the kit calls for
+		# that it did not make.
+		skipped=$(tr -d '\r' <"$log" |
+			sed -n 's/^.*SKIP \([a-z0-9-]*\): \(.*\)$/\1 \2/p')
+		unskipped=$(grep -v '^$' <<<"$expect" | grep -vxF -f <(echo "$skipped") |
+			cut -d' ' -f1 | tr '\n' ' ')
+		allowed=$(while read -r c _; do
+			[ -z "$c" ] || host_checks "$c"
+		done <<<"$expect")
+		# The host's failures the kit's skips do not explain.
+		unexplained=$(tr ' ' '\n' <<<"$hostfail" | grep -v '^$' |
+			grep -vxF -f <(echo "${allowed:-guest-none}") | tr '\n' ' ')
+		if [ -n "$nomod" ] && [ -n "$notpm" ]; then
+			skipnote="attestation checks skipped: $nomod; TPM checks skipped: $notpm"
+		elif [ -n "$nomod" ]; then
+			skipnote="attestation and TPM checks skipped: $nomod"
+		else
+			skipnote="TPM checks skipped: $notpm"
 		fi
 		if [ $st -ne 0 ]; then
 			why="${ended:-emu-run failed}"
@@ -111,22 +162,25 @@ for lock in "${locks[@]}"; do
 			why="no self-test result (${ended:-?})"
 		elif [ $cst -eq 0 ]; then
 			verdict=PASS
-		elif [ -n "$notpm" ] &&
-			! grep -qF "SKIP tpm-devices: $notpm" "$log"; then
-			why="the kit has no tpm_svsm, but the guest did not skip the TPM checks"
-		elif [ -n "$notpm" ] && [ -n "$hostfail" ] &&
-			! tr ' ' '\n' <<<"$hostfail" | grep -v '^$' |
-			grep -qvxE "$tpm_checks"; then
+		elif [ -n "$expect" ] && [ -n "$unskipped" ]; then
+			if [ -n "$nomod" ]; then
+				read -r -a u <<<"$unskipped"
+				why="the kit has no modules, but the guest did not skip ${u[*]:0:3}"
+				[ ${#u[@]} -le 3 ] || why+=" and $((${#u[@]} - 3)) more"
+			else
+				why="the kit has no tpm_svsm, but the guest did not skip the TPM checks"
+			fi
+		elif [ -n "$expect" ] && [ -n "$hostfail" ] && [ -z "$unexplained" ]; then
 			verdict=PASS
-			why="TPM checks skipped: $notpm"
+			why=$skipnote
 		fi
 		if [ $verdict = FAIL ] && [ -z "$why" ]; then
 			# The guest's failures first, then the host's.
 			why=$(tr -d '\r' <"$log" | sed -n 's/^.*\(FAIL [a-z0-9-]*\).*/\1/p' |
 				grep -v 'FAIL watchdog' | head -n4 | sed 's/^FAIL //' | tr '\n' ' ')
 			[ -n "$why" ] && why="guest: $why" ||
-				why="host: $(tr ' ' '\n' <<<"$hostfail" | grep -v '^$' |
-					head -n4 | tr '\n' ' ')"
+				why="host: $(tr ' ' '\n' <<<"${unexplained:-$hostfail}" |
+					grep -v '^$' | head -n4 | tr '\n' ' ')"
 		fi
 	fi
 	if [ $verdict = PASS ]; then
