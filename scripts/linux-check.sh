@@ -33,8 +33,10 @@ kernel=build/linux/vmlinuz
 initrd=build/linux/initrd.img
 cmdfile=build/linux/cmdline
 cred=""
+entry=decompressor
 while [ $# -gt 3 ]; do
 	case $1 in
+	--linux-entry) entry=$2; shift 2 ;;
 	--nonce) word=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
@@ -46,9 +48,14 @@ while [ $# -gt 3 ]; do
 done
 [ $# -eq 3 ] || {
 	echo "usage: linux-check.sh [--nonce WORD] [--smp N] [--kernel F]" \
-		"[--initrd F] [--cmdline F] [--credential DIR] LOG OUTDIR IMAGE" >&2
+		"[--initrd F] [--cmdline F] [--credential DIR]" \
+		"[--linux-entry decompressor|startup_64] LOG OUTDIR IMAGE" >&2
 	exit 2
 }
+case $entry in
+decompressor | startup_64) ;;
+*) echo "linux-check: --linux-entry $entry: decompressor or startup_64" >&2; exit 2 ;;
+esac
 log=$1
 out=$2
 image=$3
@@ -231,15 +238,23 @@ else
 	fi
 fi
 
-# PCRs 8 and 9 (GRUB's scheme, docs/vtpm.md): 9 = the bzImage's
-# protected-mode part then the initrd, 8 = the command line's bytes (no
-# newline, no NUL).
+# PCRs 8 and 9 (GRUB's scheme, docs/vtpm.md): 9 = the kernel then the
+# initrd, 8 = the command line's bytes (no newline, no NUL). The kernel is
+# the bzImage's protected-mode part, or with --linux-entry startup_64 the
+# loaded kernel proper, computed here apart from csvsm's C code
+# (scripts/vmlinux-image.py: Debian's zstd and Python).
+kernel_digest() {
+	if [ "$entry" = startup_64 ]; then
+		"$(dirname "$0")/vmlinux-image.py" "$kernel"
+	else
+		kernel_part "$kernel" | sha
+	fi
+}
 want8="" want9=""
 if [ -r "$kernel" ] && [ -r "$initrd" ] && [ -r "$cmdfile" ] &&
-	kernel_part "$kernel" >/dev/null; then
+	kernel_part "$kernel" >/dev/null && kd=$(kernel_digest); then
 	want8=$(extend "$zero32" "$(head -n1 "$cmdfile" | tr -d '\n' | sha)")
-	want9=$(extend "$(extend "$zero32" "$(kernel_part "$kernel" | sha)")" \
-		"$(sha "$initrd")")
+	want9=$(extend "$(extend "$zero32" "$kd")" "$(sha "$initrd")")
 	if [ -z "$quoted" ]; then
 		bad pcr-measured "no quoted PCR values"
 	elif [ "$(pcr "$out/pcrs.bin" 1)" = "$zero32" ]; then

@@ -14,7 +14,8 @@ packages=(
 	libtpms-dev libssl-dev       # the vTPM engine (libtpms + libcrypto)
 	openssl                      # the emulated PSP's test certificates
 	zlib1g-dev ovmf              # IGVM checksums; OVMF as an IGVM input
-	libzstd-dev                  # csvsm-igvm --linux-entry startup_64
+	libzstd-dev zstd             # csvsm-igvm --linux-entry startup_64;
+	                             # the host's own PCR 9 for it
 	tpm2-tools xxd               # vTPM tests with real TPM tools
 	python3-tpm2-pytss swtpm     # the kernel's sequence; a libtpms peer
 	cpio kmod xz-utils           # the Linux guest kit: initramfs, modinfo,
