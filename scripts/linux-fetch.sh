@@ -109,6 +109,7 @@ done
 [ -r "$lock" ] || die "no lock file $lock"
 suites=()
 declare -A pkg ver sha absent
+entry=decompressor
 while read -r role a b c rest; do
 	case $role in
 	'' | '#'*) continue ;;
@@ -116,6 +117,14 @@ while read -r role a b c rest; do
 	kernel | base | modules | busybox | source | headers)
 		[ -n "$c" ] || die "$lock: '$role' needs PACKAGE VERSION SHA256"
 		pkg[$role]=$a ver[$role]=$b sha[$role]=$c
+		;;
+	entry)
+		# How csvsm enters this kernel (csvsm-igvm --linux-entry):
+		# startup_64 for a decompressor that cannot run at VMPL1.
+		case $a in
+		decompressor | startup_64) entry=$a ;;
+		*) die "$lock: 'entry $a': decompressor or startup_64" ;;
+		esac
 		;;
 	absent)
 		case $a in
@@ -582,6 +591,7 @@ fi
 # --- OUTDIR --------------------------------------------------------------
 rm -rf "$out/kit" "$out/config"
 cp "$kcache/vmlinuz" "$kcache/VERSION" "$out/"
+echo "$entry" >"$out/entry"
 [ ! -f "$kcache/config" ] || cp "$kcache/config" "$out/"
 if [ $full -eq 0 ]; then
 	echo "linux-fetch: $out/vmlinuz is Linux $(cat "$out/VERSION")" \

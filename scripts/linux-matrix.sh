@@ -95,9 +95,10 @@ for lock in "${locks[@]}"; do
 		>"$out/$name-kit.log" 2>&1; then
 		why="kit: $(grep -m1 -E 'linux-(fetch|initrd|module-build):' \
 			"$out/$name-kit.log" || tail -n1 "$out/$name-kit.log")"
-	elif ! "$igvm" build --svsm "$svsm" --linux "$kit/vmlinuz" \
+	elif ! entry=$(cat "$kit/entry" 2>/dev/null || echo decompressor) ||
+		! "$igvm" build --svsm "$svsm" --linux "$kit/vmlinuz" \
 		--initrd "$kit/initrd.img" --cmdline "$(cat "$cmdfile")" \
-		-o "$img" >"$out/$name-image.log" 2>&1; then
+		--linux-entry "$entry" -o "$img" >"$out/$name-image.log" 2>&1; then
 		why="image: $(tail -n1 "$out/$name-image.log")"
 	else
 		t0=$SECONDS
@@ -110,7 +111,8 @@ for lock in "${locks[@]}"; do
 			sed 's/^emu-run: -smp [0-9]*: //')
 		result=$(tr -d '\r' <"$log" | grep -aoE '[0-9]+ passed, [0-9]+ failed$' |
 			tail -n1)
-		scripts/linux-check.sh --smp "$smp" --kernel "$kit/vmlinuz" \
+		scripts/linux-check.sh --smp "$smp" --linux-entry "$entry" \
+			--kernel "$kit/vmlinuz" \
 			--initrd "$kit/initrd.img" --cmdline "$cmdfile" \
 			--credential "$out/$name-rp" "$log" "$out/$name" "$img" \
 			>"$out/$name-check.log" 2>&1
@@ -123,7 +125,9 @@ for lock in "${locks[@]}"; do
 		notpm="" nomod="" expect=""
 		if [ -f "$kit/kit/tpm_svsm" ]; then
 			read -r how notpm_why <"$kit/kit/tpm_svsm"
-			[ "$how" != none ] || notpm="no tpm_svsm: $notpm_why"
+			case $how in
+			none | missing) notpm="no tpm_svsm: $notpm_why" ;;
+			esac
 		fi
 		if [ -f "$kit/kit/modules-absent" ]; then
 			nomod="no modules: $(head -n1 "$kit/kit/modules-absent")"
@@ -174,6 +178,7 @@ for lock in "${locks[@]}"; do
 			verdict=PASS
 			why=$skipnote
 		fi
+		[ "$entry" = decompressor ] || why="entered at $entry${why:+; $why}"
 		if [ $verdict = FAIL ] && [ -z "$why" ]; then
 			# The guest's failures first, then the host's.
 			why=$(tr -d '\r' <"$log" | sed -n 's/^.*\(FAIL [a-z0-9-]*\).*/\1/p' |
