@@ -127,7 +127,8 @@ linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(BIN)/csvsm-verify \
 		$(PKI_FILES)
 	@mkdir -p $(LINUX_EMU)
 	@for n in 1 4; do \
-		scripts/linux-relying-party.sh --rp $(LINUX_EMU)/smp$$n-rp \
+		scripts/linux-relying-party.sh --retry-crash \
+			--rp $(LINUX_EMU)/smp$$n-rp \
 			--image $(BUILD)/csvsm-linux.igvm --smp $$n \
 			--mem 1G --timeout 900 --expect 245 \
 			--log $(LINUX_EMU)/smp$$n.log >$(LINUX_EMU)/smp$$n.out; \

@@ -102,7 +102,8 @@ for lock in "${locks[@]}"; do
 		why="image: $(tail -n1 "$out/$name-image.log")"
 	else
 		t0=$SECONDS
-		scripts/linux-relying-party.sh --rp "$out/$name-rp" --image "$img" \
+		scripts/linux-relying-party.sh --retry-crash --rp "$out/$name-rp" \
+			--image "$img" \
 			--smp "$smp" --mem "$mem" --timeout "$timeout_s" --expect 245 \
 			--log "$log" >"$out/$name.out" 2>&1
 		st=$?

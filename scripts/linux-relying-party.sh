@@ -17,7 +17,12 @@
 # less .log, then -rp) keeps what a check needs afterwards
 # (scripts/linux-check.sh --credential DIR): secret.bin, ek-public.bin
 # (the TPM2B_PUBLIC makecredential used), ak-name (hex), credential.bin,
-# and rp.log. Exits with emu-run.sh's status.
+# and rp.log. Exits with emu-run.sh's status. With --retry-crash, a boot
+# that ends in a guest shutdown (triple fault) or reset (Linux's panic)
+# is kept as LOG.crash, its machine's stop lines are printed, and the
+# boot runs once more: a rare crash under investigation (docs/linux.md,
+# "Kernels", the crash after an attestation) must not hide what else the
+# run checks; a second crash fails.
 #   linux-relying-party.sh --answer LOG DIR IMAGE [WORD]
 # answers once for a console LOG already written (the tests' entry): the
 # answer line on stdout, status 1 if refused.
@@ -91,9 +96,11 @@ rp=""
 image=build/csvsm.igvm
 log=""
 smp=1
+retry=0
 emu=()
 while [ $# -gt 0 ]; do
 	case $1 in
+	--retry-crash) retry=1; shift ;;
 	--nonce) word=$2; shift 2 ;;
 	--rp) rp=$2; shift 2 ;;
 	--image) image=$2; emu+=("$1" "$2"); shift 2 ;;
@@ -105,27 +112,44 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$log" ] || log=build/machine/run-smp$smp.log
 [ -n "$rp" ] || rp=${log%.log}-rp
-rm -rf "$rp"
-mkdir -p "$rp"
-# QEMU's stdin: a FIFO we hold open for writing (and reading, so neither
-# open blocks); it never sees end-of-file while the guest runs.
-fifo=$rp/stdin
-mkfifo "$fifo"
-exec 3<>"$fifo"
-console=$rp/console.log
-scripts/emu-run.sh "${emu[@]}" <&3 | while IFS= read -r line || [ -n "$line" ]; do
-	printf '%s\n' "$line"
-	printf '%s\n' "$line" >>"$console"
-	case $line in
-	*"csvsm-selftest: credential-request AKNAME="*)
-		akname=${line##*AKNAME=}
-		akname=${akname%$'\r'}
-		answer "$console" "$akname" >&3
-		tail -n1 "$rp/rp.log" >&2
-		;;
-	esac
-done
-status=${PIPESTATUS[0]}
-exec 3>&-
-rm -f "$fifo"
+
+boot() {
+	rm -rf "$rp"
+	mkdir -p "$rp"
+	# QEMU's stdin: a FIFO we hold open for writing (and reading, so
+	# neither open blocks); it never sees end-of-file while the guest runs.
+	fifo=$rp/stdin
+	mkfifo "$fifo"
+	exec 3<>"$fifo"
+	console=$rp/console.log
+	scripts/emu-run.sh "${emu[@]}" <&3 | while IFS= read -r line || [ -n "$line" ]; do
+		printf '%s\n' "$line"
+		printf '%s\n' "$line" >>"$console"
+		case $line in
+		*"csvsm-selftest: credential-request AKNAME="*)
+			akname=${line##*AKNAME=}
+			akname=${akname%$'\r'}
+			answer "$console" "$akname" >&3
+			tail -n1 "$rp/rp.log" >&2
+			;;
+		esac
+	done
+	status=${PIPESTATUS[0]}
+	exec 3>&-
+	rm -f "$fifo"
+}
+
+boot
+if [ "$status" -ne 0 ] && [ $retry -eq 1 ] &&
+	grep -aqE '^emu-run: -smp [0-9]+: (a vCPU shut down|the guest reset the VM)' \
+		"$console"; then
+	cp "$log" "${log%.log}.crash"
+	{
+		echo "linux-relying-party: CRASH, booting once more (kept as ${log%.log}.crash):"
+		grep -aE '^emu: (vCPU [0-9]+ VMPL[0-9]: (shutdown|reset)|vCPU [0-9]+: |stop: )' \
+			"$log" | head -n 24
+		tr -d '\r' <"$log" | grep -aE -m4 'Oops|BUG:|RIP:|Kernel panic'
+	} >&2
+	boot
+fi
 exit "$status"

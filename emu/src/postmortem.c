@@ -50,7 +50,7 @@ void pm_exit(unsigned cpu, unsigned vmpl, const struct vmcb_control *ctl,
 		.rip = rip,
 		.vmpl = vmpl,
 	};
-	s->count++;
+	__atomic_store_n(&s->count, s->count + 1, __ATOMIC_RELEASE);
 }
 
 void pm_call(unsigned cpu, uint64_t rax)
@@ -73,7 +73,9 @@ bool pm_pending(unsigned cpu)
 static void print_cpu(unsigned cpu)
 {
 	const struct pm_cpu *s = &pm_cpus[cpu];
-	uint64_t n = s->count < PM_EXITS ? s->count : PM_EXITS, i;
+	/* One snapshot: the CPU may still be running and adding exits. */
+	uint64_t count = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
+	uint64_t n = count < PM_EXITS ? count : PM_EXITS, i;
 
 	if (s->calls != 0) {
 		mlog("vCPU %u: %llu SVSM calls, the last %s (RAX %llx)", cpu,
@@ -81,8 +83,8 @@ static void print_cpu(unsigned cpu)
 		     (unsigned long long)s->call);
 	}
 	mlog("vCPU %u: %llu exits, the last %llu (oldest first):", cpu,
-	     (unsigned long long)s->count, (unsigned long long)n);
-	for (i = s->count - n; i < s->count; i++) {
+	     (unsigned long long)count, (unsigned long long)n);
+	for (i = count - n; i < count; i++) {
 		const struct pm_exit *e = &s->ring[i % PM_EXITS];
 
 		mlog("vCPU %u:   VMPL%u %s (%llx) at RIP %llx, info %llx %llx"
