@@ -58,6 +58,10 @@ static const uint32_t passthrough_msrs[] = {
 	0x174u,	     0x175u,	  0x176u,		    /* SYSENTER */
 };
 
+/* Exits whose EXITINTINFO named an event no delivery was under way for
+ * (may_cut_delivery), per CPU: reported at the machine's exit. */
+static uint64_t stale_exit_int_info[MACHINE_MAX_CPUS];
+
 static void msrpm_allow(uint32_t msr)
 {
 	uint32_t base, bit;
@@ -292,6 +296,22 @@ static void end_run(struct mcpu *c)
 	}
 }
 
+/*
+ * Whether an exit with @code can have cut an event's delivery short
+ * (EXITINTINFO, APM vol. 2, 15.7.2): a nested page fault or #GP on the
+ * way to the handler, or a physical interrupt, NMI or SMI taken at that
+ * moment. An instruction's own intercept (VMGEXIT, MSR, CPUID, I/O, HLT,
+ * #UD) cannot: QEMU 7.2 now and then leaves an event it has delivered
+ * valid in EXITINTINFO there (a #PF "in delivery" at an XSAVEC's #UD),
+ * and delivering it again handed Linux a #PF it never had.
+ */
+static bool may_cut_delivery(uint32_t code)
+{
+	return code == SVM_EXIT_NPF || code == SVM_EXIT_EXCP_BASE + VEC_GP ||
+	       code == SVM_EXIT_INTR || code == SVM_EXIT_NMI ||
+	       code == SVM_EXIT_INTR + 2 /* SMI */;
+}
+
 static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 {
 	struct vmcb *vmcb = c->vmcb[vmpl];
@@ -348,7 +368,11 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	a->xcr0 = fpu_xcr0();
 	/* An event cut short by the exit is delivered again. */
 	if ((ctl->exit_int_info & EVENT_VALID) != 0) {
-		c->pending_event = ctl->exit_int_info;
+		if (may_cut_delivery((uint32_t)ctl->exit_code)) {
+			c->pending_event = ctl->exit_int_info;
+		} else {
+			stale_exit_int_info[c->index]++;
+		}
 	}
 }
 
@@ -643,7 +667,15 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 		break;
 	}
 	case SVM_EXIT_EXCP_BASE + VEC_GP:
-		if (!gp_in_delivery(c, vmpl, a) && !xsave_gp(c, vmpl, a)) {
+		if (xsave_gp(c, vmpl, a)) {
+			/* XRSTOR's own #GP, emulated: an instruction ran, so no
+			 * event was being delivered (a valid EXITINTINFO is
+			 * QEMU's stale one, may_cut_delivery). */
+			if (c->pending_event != 0) {
+				stale_exit_int_info[c->index]++;
+				c->pending_event = 0;
+			}
+		} else if (!gp_in_delivery(c, vmpl, a)) {
 			/* the guest's own #GP */
 			inject_hw(c, VEC_GP, true, (uint32_t)ctl->exit_info_1);
 		}
@@ -873,6 +905,11 @@ void world_report(void)
 		mlog("vCPU %u exits: VMPL0 %llu, VMPL1 %llu", i,
 		     (unsigned long long)c->vcpu.exits[0],
 		     (unsigned long long)c->vcpu.exits[1]);
+		if (i < MACHINE_MAX_CPUS && stale_exit_int_info[i] != 0) {
+			mlog("vCPU %u: %llu exits with a stale EXITINTINFO "
+			     "(ignored)",
+			     i, (unsigned long long)stale_exit_int_info[i]);
+		}
 	}
 	instr_report();
 }
