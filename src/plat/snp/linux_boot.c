@@ -67,9 +67,7 @@ static bool launched(const struct csvsm_boot_params *p, uint64_t gpa,
 {
 	uint64_t k = ALIGN_UP(p->linux_kernel_size, PAGE);
 	uint64_t i = ALIGN_UP(p->linux_initrd_size, PAGE);
-	uint64_t last = gpa + span - 1;
-
-	uint64_t page;
+	uint64_t last = gpa + span - 1, page;
 
 	/* The loader pages Linux takes as RAM. */
 	for (page = gpa & ~(PAGE - 1); page <= last; page += PAGE) {
