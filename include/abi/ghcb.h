@@ -62,6 +62,7 @@
 /* Hypervisor feature bits (MSR 0x080 response [63:12]). */
 #define GHCB_HV_FT_SNP (1ull << 0)
 #define GHCB_HV_FT_SNP_AP_CREATION (1ull << 1)
+#define GHCB_HV_FT_APIC_ID_LIST (1ull << 4) /* the Get APIC IDs event */
 #define GHCB_HV_FT_SNP_MULTI_VMPL (1ull << 5)
 
 /* GHCB page offsets. */
@@ -129,7 +130,11 @@ static inline bool ghcb_page_is_valid(const uint8_t *page, unsigned off)
 #define SVM_VMGEXIT_HV_DOORBELL_SET 1ull
 #define SVM_VMGEXIT_HV_DOORBELL_QUERY 2ull
 #define SVM_VMGEXIT_HV_DOORBELL_CLEAR 3ull
+/* Get APIC IDs: RAX the pages at the GPA exit_info_1, filled with
+ * the GHCB_APIC_IDS_* list below; too few, RAX becomes the pages needed. */
+#define SVM_VMGEXIT_GET_APIC_IDS 0x80000017ull
 #define SVM_VMGEXIT_SNP_RUN_VMPL 0x80000018ull
+#define SVM_VMGEXIT_HV_FEATURES 0x8000FFFDull
 #define SVM_VMGEXIT_TERM_REQUEST 0x8000FFFEull
 
 /* sw_exit_info_1 results. */
@@ -168,6 +173,11 @@ static inline bool ghcb_page_is_valid(const uint8_t *page, unsigned off)
 #define SVM_VMGEXIT_AP_DESTROY 2ull
 #define SVM_VMGEXIT_AP_VMPL_SHIFT 16u
 #define SVM_VMGEXIT_AP_VMPL_MASK (0xFull << SVM_VMGEXIT_AP_VMPL_SHIFT)
+
+/* Get APIC IDs buffer (edk2 GHCB_APIC_IDS): u32 count, then the u32 APIC
+ * IDs, the BSP's first (edk2's MpInitLib takes entry 0 for the BSP). */
+#define GHCB_APIC_IDS_HDR_SIZE 4u
+#define GHCB_APIC_IDS_ENTRY_SIZE 4u
 
 /* PSC buffer (spec notes 7.4): 8-byte header, then u64 entries. */
 #define GHCB_PSC_HDR_SIZE 8u

@@ -78,5 +78,9 @@ void kvm_nae_guest_request(struct kvm *k, struct kvm_vcpu *v,
 			   struct kvm_ghcb *g, struct kvm_reply *r, bool ext);
 void kvm_nae_ap_creation(struct kvm *k, struct kvm_vcpu *v, struct kvm_ghcb *g,
 			 struct kvm_reply *r);
+void kvm_nae_get_apic_ids(struct kvm *k, const struct kvm_ghcb *g,
+			  struct kvm_reply *r);
+/* The hypervisor features (GHCB_HV_FT_*): MSR protocol and NAE event. */
+uint64_t kvm_hv_features(const struct kvm *k);
 
 #endif /* KVMMODEL_KVM_INTERNAL_H */

@@ -17,14 +17,21 @@ static uint64_t msr_sev_info(const struct kvm *k)
 	       (GHCB_PROTOCOL_MIN << 32) | (max << 48);
 }
 
-static uint64_t msr_hv_features(const struct kvm *k)
+/* KVM's GHCB_HV_FT_SUPPORTED with the multi-VMPL RFC's two bits. */
+uint64_t kvm_hv_features(const struct kvm *k)
 {
-	uint64_t ft = GHCB_HV_FT_SNP | GHCB_HV_FT_SNP_AP_CREATION;
+	uint64_t ft = GHCB_HV_FT_SNP | GHCB_HV_FT_SNP_AP_CREATION |
+		      GHCB_HV_FT_APIC_ID_LIST;
 
 	if (k->behaviour != KVM_NO_MULTI_VMPL) {
 		ft |= GHCB_HV_FT_SNP_MULTI_VMPL;
 	}
-	return GHCB_MSR_HV_FT_RESP | (ft << 12);
+	return ft;
+}
+
+static uint64_t msr_hv_features(const struct kvm *k)
+{
+	return GHCB_MSR_HV_FT_RESP | (kvm_hv_features(k) << 12);
 }
 
 static uint64_t msr_cpuid(struct kvm *k, uint64_t req)

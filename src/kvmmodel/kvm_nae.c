@@ -306,6 +306,12 @@ void kvm_nae(struct kvm *k, struct kvm_vcpu *v, struct kvm_ghcb *g,
 	case SVM_VMGEXIT_SNP_RUN_VMPL:
 		nae_run_vmpl(k, v, g, r);
 		break;
+	case SVM_VMGEXIT_GET_APIC_IDS:
+		kvm_nae_get_apic_ids(k, g, r);
+		break;
+	case SVM_VMGEXIT_HV_FEATURES: /* edk2's PlatformPei asks this way */
+		r->info2 = kvm_hv_features(k);
+		break;
 	case SVM_VMGEXIT_NMI_COMPLETE:
 		/* Its NMI handler is done; the model delivers no NMIs, so
 		 * there is nothing to unblock (KVM's answer is success). */
