@@ -273,7 +273,6 @@ void hv_init(enum hv_mode m)
 	kvm = (struct kvm){
 		.ops = &machine_kvm_ops,
 		.rmp = &machine_rmp,
-		.ram_size = guest_ram_size,
 		.c_bit = MACHINE_C_BIT,
 		.behaviour = lie[m],
 		.vcpus = kvm_vcpus,

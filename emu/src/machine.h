@@ -94,10 +94,11 @@ struct mcpu *mcpu_this(void);
 struct mcpu *mcpu_by_apic(uint32_t apic_id);
 unsigned mcpu_count(void);
 
-/* The guest's RAM, host view: guest physical [0, guest_ram_size). */
+/* The guest's RAM: guest physical [0, guest_ram_size). The guest's memory
+ * is that and the loader's windows (guest_mem.h). */
 extern uint64_t guest_ram_size;
 /** Host pointer to guest physical @gpa (C-bit stripped), or NULL when
- * [@gpa, @gpa + @len) is not guest RAM. */
+ * [@gpa, @gpa + @len) is not in one bank of guest memory. */
 void *guest_ptr(uint64_t gpa, uint64_t len);
 
 /* The machine's own memory: pages from its heap, zeroed; never freed. */

@@ -15,6 +15,7 @@
 #include "arch.h"
 #include "cpus.h"
 #include "fwcfg.h"
+#include "guest_mem.h"
 #include "hv.h"
 #include "lapic.h"
 #include "layout.h"
@@ -105,22 +106,30 @@ static void ap_main(struct mcpu *c)
 	world_loop(c);
 }
 
+/* Every bank private from the start, as KVM makes an SNP guest's memory
+ * (its windows too: QEMU's IGVM loader makes them guest memory). */
 static void assign_guest_ram(void)
 {
-	uint64_t gpa;
+	unsigned b;
 
 	rmp_lock();
-	for (gpa = 0; gpa + SNP_PAGE_SIZE_2M <= guest_ram_size;
-	     gpa += SNP_PAGE_SIZE_2M) {
-		MCHECK(rmp_hv_assign(&machine_rmp, gpa, true) ==
-		       SNP_RET_SUCCESS);
+	for (b = 0; b < machine_rmp.banks; b++) {
+		const struct rmp_bank *bank = &machine_rmp.bank[b];
+		uint64_t off;
+
+		for (off = 0; off < bank->pages * PAGE;
+		     off += SNP_PAGE_SIZE_2M) {
+			MCHECK(rmp_hv_assign(&machine_rmp, bank->gpa + off,
+					     true) == SNP_RET_SUCCESS);
+		}
 	}
 	rmp_unlock();
 }
 
 void machine_main(uint32_t start_info_pa)
 {
-	uint64_t top = ram_top(start_info_pa), boot_vmsa = 0;
+	uint64_t top = ram_top(start_info_pa), boot_vmsa = 0, guest_mem;
+	struct guest_mem_plan plan;
 	uint8_t digest[48];
 	char hex[97];
 	const char *why;
@@ -139,7 +148,7 @@ void machine_main(uint32_t start_info_pa)
 		machine_panic("needs at least 192 MiB and 1..%u CPUs",
 			      MACHINE_MAX_CPUS);
 	}
-	guest_ram_size = (top - MACHINE_GUEST_BASE) & ~(SNP_PAGE_SIZE_2M - 1);
+	guest_mem = (top - MACHINE_GUEST_BASE) & ~(SNP_PAGE_SIZE_2M - 1);
 	mm_init((uint64_t)__image_end, MACHINE_GUEST_BASE);
 	heap = mm_alloc_pages(LIB_HEAP / PAGE);
 	if (mem_init(heap, LIB_HEAP, gpa_init((uint64_t)heap)) != SVSM_OK) {
@@ -159,11 +168,22 @@ void machine_main(uint32_t start_info_pa)
 	if (!fwcfg_read_file(sel, image, image_size)) {
 		machine_panic("fw_cfg: cannot read the IGVM image");
 	}
-	rmp_setup(guest_ram_size / PAGE);
+	why = guest_mem_plan(image, image_size, guest_mem, &plan);
+	if (why != NULL) {
+		mlog("launch refused: the IGVM image's memory: %s", why);
+		machine_exit(MACHINE_EXIT_LAUNCH_REFUSED);
+	}
+	guest_ram_size = plan.ram;
+	rmp_setup(&plan);
 	assign_guest_ram();
-	npt_init(guest_ram_size);
+	npt_init();
 	mlog("%u CPUs, guest RAM %llu MiB, IGVM image %u bytes", cpus,
 	     (unsigned long long)(guest_ram_size / MIB), image_size);
+	for (i = 0; i < plan.windows; i++) {
+		mlog("guest memory 0x%llx+%llu MiB for the image (not RAM)",
+		     (unsigned long long)plan.window[i].gpa,
+		     (unsigned long long)(plan.window[i].pages * PAGE / MIB));
+	}
 	why = psp_launch(image, image_size, cpus, &boot_vmsa, digest);
 	if (why != NULL) {
 		mlog("launch refused: %s", why);

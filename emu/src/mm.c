@@ -8,6 +8,7 @@
 
 #include "layout.h"
 #include "machine.h"
+#include "rmp.h"
 
 static uint64_t heap_next, heap_end;
 uint64_t guest_ram_size;
@@ -37,9 +38,13 @@ void *mm_alloc_pages(uint64_t count)
 
 void *guest_ptr(uint64_t gpa, uint64_t len)
 {
+	uint64_t index;
+
 	gpa &= ~MACHINE_C_MASK;
-	if (len == 0 || gpa >= guest_ram_size || len > guest_ram_size - gpa) {
+	if (!rmp_backed(&machine_rmp, gpa, len) ||
+	    !rmp_index(&machine_rmp, gpa, &index)) {
 		return NULL;
 	}
-	return (void *)(MACHINE_GUEST_BASE + gpa);
+	/* A bank's pages are consecutive in the RMP and in host memory. */
+	return (void *)(MACHINE_GUEST_BASE + index * PAGE + gpa % PAGE);
 }

@@ -10,51 +10,63 @@
 #define PTE_US (1ull << 2) /* nested walks are user accesses */
 #define PTE_NX (1ull << 63)
 #define PTE_TABLE (PTE_P | PTE_RW | PTE_US)
-#define SPAN_2M 0x200000ull
-#define SPAN_1G 0x40000000ull
 #define SLOT_PRIVATE (1u << (MACHINE_C_BIT - 48u)) /* PML5 index: C set */
 
-/* One alias: PML4 -> one PDPT -> PDs -> 4 KiB leaves over guest RAM. */
+/* One alias: PML4 -> PDPTs -> PDs -> 4 KiB leaves over every bank of
+ * guest memory, one leaf per RMP entry, in the RMP's order. */
 struct view {
 	uint64_t *pml4;
-	uint64_t *leaves; /* one entry per guest page */
+	uint64_t *leaves; /* one entry per RMP entry */
 };
 
 static struct view shared_view;
 static struct view private_view[MACHINE_VMPLS];
 static uint64_t *pml5[MACHINE_VMPLS];
 static uint64_t *pml5_unpaged[MACHINE_VMPLS]; /* private in both slots */
-static uint64_t npt_pages;		      /* guest pages covered */
 
-static void view_build(struct view *v, uint64_t ram)
+/* The table @parent[@idx] points to, made on first use. */
+static uint64_t *next_table(uint64_t *parent, unsigned idx)
 {
-	uint64_t pds = (ram + SPAN_1G - 1) / SPAN_1G;
-	uint64_t leaf_tables = (ram + SPAN_2M - 1) / SPAN_2M;
-	uint64_t *pdpt, *pd;
-	uint64_t i;
-
-	MCHECK(pds <= 512);
-	v->pml4 = mm_alloc_pages(1);
-	pdpt = mm_alloc_pages(1);
-	pd = mm_alloc_pages(pds);
-	v->leaves = mm_alloc_pages(leaf_tables);
-	v->pml4[0] = (uint64_t)pdpt | PTE_TABLE;
-	for (i = 0; i < pds; i++) {
-		pdpt[i] = ((uint64_t)pd + i * PAGE) | PTE_TABLE;
+	if ((parent[idx] & PTE_P) == 0) {
+		parent[idx] = (uint64_t)mm_alloc_pages(1) | PTE_TABLE;
 	}
-	for (i = 0; i < leaf_tables; i++) {
-		pd[i] = ((uint64_t)v->leaves + i * PAGE) | PTE_TABLE;
+	return (uint64_t *)(parent[idx] & ~(PAGE - 1) & ~PTE_NX);
+}
+
+static void view_build(struct view *v)
+{
+	const struct rmp *r = &machine_rmp;
+	unsigned b;
+
+	v->pml4 = mm_alloc_pages(1);
+	v->leaves = mm_alloc_pages(r->page_count / 512);
+	for (b = 0; b < r->banks; b++) {
+		const struct rmp_bank *bank = &r->bank[b];
+		uint64_t off;
+
+		for (off = 0; off < bank->pages; off += 512) {
+			uint64_t gpa = bank->gpa + off * PAGE;
+			uint64_t *pdpt = next_table(v->pml4, (gpa >> 39) & 511);
+			uint64_t *pd = next_table(pdpt, (gpa >> 30) & 511);
+
+			/* 512 leaves: one page, aligned (banks hold whole
+			 * 2 MiB, so every index here is a multiple of 512). */
+			pd[(gpa >> 21) & 511] =
+				(uint64_t)&v->leaves[bank->index + off] |
+				PTE_TABLE;
+		}
 	}
 }
 
-void npt_init(uint64_t ram)
+void npt_init(void)
 {
-	unsigned vmpl;
+	const struct rmp *r = &machine_rmp;
+	unsigned vmpl, b;
 
-	npt_pages = ram / PAGE;
-	view_build(&shared_view, ram);
+	MCHECK(r->page_count % 512 == 0);
+	view_build(&shared_view);
 	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
-		view_build(&private_view[vmpl], ram);
+		view_build(&private_view[vmpl]);
 		pml5[vmpl] = mm_alloc_pages(1);
 		pml5[vmpl][0] = (uint64_t)shared_view.pml4 | PTE_TABLE;
 		pml5[vmpl][SLOT_PRIVATE] =
@@ -64,7 +76,9 @@ void npt_init(uint64_t ram)
 		pml5_unpaged[vmpl][SLOT_PRIVATE] = pml5[vmpl][SLOT_PRIVATE];
 	}
 	rmp_lock();
-	npt_sync(0, ram);
+	for (b = 0; b < r->banks; b++) {
+		npt_sync(r->bank[b].gpa, r->bank[b].pages * PAGE);
+	}
 	rmp_unlock();
 }
 
@@ -100,19 +114,23 @@ void npt_sync(uint64_t gpa, uint64_t len)
 	if (shared_view.leaves == NULL) {
 		return; /* before npt_init: nothing is mapped yet */
 	}
-	for (page = first; page < last && page < npt_pages; page++) {
-		uint64_t g = page * PAGE;
-		uint64_t hpa = MACHINE_GUEST_BASE + g;
+	for (page = first; page < last; page++) {
+		uint64_t g = page * PAGE, index, hpa;
+
+		if (!rmp_index(&machine_rmp, g, &index)) {
+			continue; /* no bank: never mapped */
+		}
+		hpa = MACHINE_GUEST_BASE + index * PAGE;
 		uint64_t shared =
 			(rmp_vmpl_access(&machine_rmp, 0, g) &
 			 RMP_ACCESS_SHARED) != 0
 				? hpa | PTE_P | PTE_RW | PTE_US | PTE_NX
 				: 0;
 
-		__atomic_store_n(&shared_view.leaves[page], shared,
+		__atomic_store_n(&shared_view.leaves[index], shared,
 				 __ATOMIC_RELEASE);
 		for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
-			__atomic_store_n(&private_view[vmpl].leaves[page],
+			__atomic_store_n(&private_view[vmpl].leaves[index],
 					 private_entry(vmpl, g, hpa),
 					 __ATOMIC_RELEASE);
 		}

@@ -8,8 +8,9 @@
  * PML5 slot 8 is the private alias (C-bit set), one table per VMPL, which
  * maps an assigned page only with the rights that VMPL has in the RMP
  * (an unvalidated page not at all: its access faults and the hardware
- * raises #VC). Leaves are 4 KiB; addresses outside guest RAM are never
- * mapped. Guest physical address g is host physical MACHINE_GUEST_BASE+g.
+ * raises #VC). Leaves are 4 KiB; addresses outside the guest's memory
+ * (the RMP's banks) are never mapped. A guest page is host physical
+ * MACHINE_GUEST_BASE + its RMP index * 4 KiB.
  *
  * With paging off, an SEV-ES guest's every access is private (there is
  * no C-bit to clear): a second root per VMPL has the private alias in
@@ -24,7 +25,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-void npt_init(uint64_t ram);
+/** The views over machine_rmp's banks (after rmp_setup). */
+void npt_init(void);
 /** Recompute every view's entries for [@gpa, @gpa + @len). Under
  * rmp_lock. */
 void npt_sync(uint64_t gpa, uint64_t len);

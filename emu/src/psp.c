@@ -35,6 +35,12 @@ static uint8_t *op_page(void *ctx, uint64_t gpa)
 	return guest_ptr(gpa, PAGE);
 }
 
+static bool op_backed(void *ctx, uint64_t gpa)
+{
+	(void)ctx;
+	return guest_ptr(gpa, PAGE) != NULL;
+}
+
 static bool op_rmp_launch(void *ctx, uint64_t gpa, bool vmsa)
 {
 	bool ok;
@@ -120,6 +126,7 @@ const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 	static struct psp_launch_result result;
 	struct psp_launch_ops ops = {
 		.ram_size = guest_ram_size,
+		.backed = op_backed,
 		.page = op_page,
 		.rmp_launch = op_rmp_launch,
 		.cpuid_fill = op_cpuid_fill,

@@ -10,12 +10,22 @@ struct rmp machine_rmp;
 static struct mlock lock;
 static uint64_t flush_gen;
 
-void rmp_setup(uint64_t guest_pages)
+void rmp_setup(const struct guest_mem_plan *plan)
 {
-	uint64_t bytes = guest_pages * sizeof(struct rmp_entry);
+	uint64_t pages = plan->ram / PAGE;
+	uint64_t bytes;
+	unsigned i;
 
+	for (i = 0; i < plan->windows; i++) {
+		pages += plan->window[i].pages;
+	}
+	bytes = pages * sizeof(struct rmp_entry);
 	rmp_init(&machine_rmp, mm_alloc_pages((bytes + PAGE - 1) / PAGE),
-		 guest_pages);
+		 plan->ram / PAGE);
+	for (i = 0; i < plan->windows; i++) {
+		MCHECK(rmp_add_bank(&machine_rmp, plan->window[i].gpa,
+				    plan->window[i].pages));
+	}
 }
 
 void rmp_lock(void)

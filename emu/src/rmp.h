@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The machine's RMP (the model of src/snpmodel, one entry per 4 KiB page
- * of guest RAM) and what keeps the guest's view in step with it. Every
- * change to the RMP, by the hardware's instructions, the PSP or the
- * hypervisor's RMPUPDATE, is made under rmp_lock and followed by
- * rmp_changed() before the lock is dropped: the nested page tables then
- * map exactly what the RMP allows. A change that takes rights away also
- * needs rmp_flush_tlbs() (after dropping the lock) before the change is
+ * of guest memory: RAM and the loader's windows, guest_mem.h) and what keeps
+ * the guest's view in step with it. Every change to the RMP, by the hardware's
+ * instructions, the PSP or the hypervisor's RMPUPDATE, is made under rmp_lock
+ * and followed by rmp_changed() before the lock is dropped: the nested page
+ * tables then map exactly what the RMP allows. A change that takes rights away
+ * also needs rmp_flush_tlbs() (after dropping the lock) before the change is
  * reported done, so no CPU keeps a stale translation.
  */
 #ifndef MACHINE_RMP_H
@@ -17,9 +17,13 @@
 
 #include "svsm/snpmodel.h"
 
+#include "guest_mem.h"
+
 extern struct rmp machine_rmp;
 
-void rmp_setup(uint64_t guest_pages);
+/** The RMP over the planned guest memory: RAM, then each window, every
+ * entry's host page at MACHINE_GUEST_BASE + its index * 4 KiB. */
+void rmp_setup(const struct guest_mem_plan *plan);
 void rmp_lock(void);
 void rmp_unlock(void);
 /** [@gpa, @gpa + @len) changed in the RMP: re-derive its nested entries.

@@ -37,8 +37,11 @@
  */
 struct psp_launch_ops {
 	void *ctx;
-	/* Guest RAM is [0, ram_size): a page outside refuses the launch. */
+	/* Guest memory is [0, ram_size), or where @backed says when it is
+	 * set (a loader that backs more than RAM, as QEMU's IGVM loader
+	 * does): a page outside refuses the launch. */
 	uint64_t ram_size;
+	bool (*backed)(void *ctx, uint64_t gpa);
 	/* Host memory (4 KiB) for guest page @gpa, which the launch fills;
 	 * NULL: the launch refuses. NULL op: measure only. */
 	uint8_t *(*page)(void *ctx, uint64_t gpa);

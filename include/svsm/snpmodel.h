@@ -46,9 +46,25 @@ struct rmp_entry {
 	uint8_t perms[4]; /* [0] unused: VMPL0 has every permission */
 };
 
+/*
+ * Guest physical memory as banks: [gpa, gpa + pages * 4 KiB) has RMP
+ * entries index .. index + pages - 1. A machine's RAM is bank 0 from GPA
+ * 0; a loader may back more (OVMF's volume below 4 GiB, an SVSM region
+ * an IGVM image requires elsewhere), as QEMU's IGVM loader does. Banks
+ * start on 2 MiB, hold whole 2 MiB, and do not overlap, so a 2 MiB RMP
+ * entry is always whole in one bank.
+ */
+#define RMP_MAX_BANKS 4u
+
+struct rmp_bank {
+	uint64_t gpa, pages, index;
+};
+
 struct rmp {
 	struct rmp_entry *entry;
-	uint64_t page_count;
+	uint64_t page_count; /* entries, over all banks */
+	struct rmp_bank bank[RMP_MAX_BANKS];
+	unsigned banks;
 };
 
 /** How an access failed, as hardware would signal it. */
@@ -58,8 +74,20 @@ enum rmp_fault {
 	RMP_FAULT_NOT_VALIDATED, /* #VC page-not-validated to the guest */
 };
 
-/** @storage holds page_count entries; every page starts hypervisor-owned. */
+/** @storage holds page_count entries; every page starts hypervisor-owned.
+ * One bank: guest physical [0, page_count * 4 KiB). */
 void rmp_init(struct rmp *rmp, struct rmp_entry *storage, uint64_t page_count);
+
+/** Add a bank after rmp_init, its entries in @storage after the others'
+ * (which must have room). False, and nothing added, if the bank is not
+ * whole 2 MiB, overlaps another, or there are RMP_MAX_BANKS already. */
+bool rmp_add_bank(struct rmp *rmp, uint64_t gpa, uint64_t pages);
+
+/** The RMP index of the page holding @gpa; false if no bank holds it. */
+bool rmp_index(const struct rmp *rmp, uint64_t gpa, uint64_t *index);
+
+/** Whether [@gpa, @gpa + @len) lies in one bank (len > 0). */
+bool rmp_backed(const struct rmp *rmp, uint64_t gpa, uint64_t len);
 
 /* Hypervisor and PSP operations. Each returns an SNP_RET_* code. A 4 KiB
  * RMPUPDATE inside a 2 MiB entry is SNP_RET_FAIL_OVERLAP, as on hardware. */

@@ -329,7 +329,6 @@ bool sim_kvm_init(struct sim_machine *m)
 		.ops = &sim_kvm_ops,
 		.ctx = m,
 		.rmp = &m->rmp,
-		.ram_size = m->cfg.guest_mem_size,
 		.c_bit = 51,
 		.vcpus = m->kvm_vcpus,
 		.nr_vcpus = m->cfg.vcpu_count,

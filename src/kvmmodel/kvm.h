@@ -8,9 +8,10 @@
  * freestanding machine. Freestanding C: no C library beyond svsm/std.h.
  *
  * Two parties it does not trust:
- * - the guest (any VMPL): every GPA it names is checked against ram_size
- *   and the RMP before the host touches it, the GHCB is copied once and
- *   only the copy is used, and no arithmetic on guest values wraps;
+ * - the guest (any VMPL): every GPA it names is checked against the
+ *   RMP's banks (the guest's memory) and the RMP before the host touches it,
+ * the GHCB is copied once and only the copy is used, and no arithmetic on guest
+ * values wraps;
  * - the embedder is trusted (it is the rest of the host), but the model
  *   gives it only checked values: a VMPL < 4, a page-aligned GPA in RAM.
  *
@@ -93,10 +94,10 @@ struct kvm_vcpu { /* what KVM keeps per vCPU */
 };
 
 struct kvm_ops {
-	/* Host mapping of the 4 KiB guest page at @gpa (page aligned, below
-	 * ram_size), or NULL when it is not guest RAM. The host can touch
-	 * any page physically; the model checks the RMP itself before
-	 * trusting a page as shared. */
+	/* Host mapping of the 4 KiB guest page at @gpa (page aligned, in
+	 * one of the RMP's banks), or NULL when it is not guest memory. The
+	 * host can touch any page physically; the model checks the RMP itself
+	 * before trusting a page as shared. */
 	uint8_t *(*page)(struct kvm *k, uint64_t gpa);
 	/* The model takes and drops the RMP lock around every RMP read and
 	 * update through these two (no-ops where one thread runs). */
@@ -157,11 +158,9 @@ struct kvm_ops {
 
 struct kvm {
 	const struct kvm_ops *ops;
-	void *ctx;	   /* the embedder's */
-	struct rmp *rmp;   /* src/snpmodel: the RMP model */
-	uint64_t ram_size; /* guest RAM [0, ram_size), page aligned, and the
-			    * RMP covers it */
-	unsigned c_bit;	   /* reported in SEV info */
+	void *ctx;		      /* the embedder's */
+	struct rmp *rmp;	      /* src/snpmodel: the RMP model */
+	unsigned c_bit;		      /* reported in SEV info */
 	enum kvm_behaviour behaviour; /* honest, or one way to lie */
 	struct kvm_stats stats;
 	/* The machine's vCPUs, for AP Creation's APIC ID check: an APIC ID

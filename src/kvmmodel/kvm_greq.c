@@ -9,6 +9,8 @@
  * request is copied once into the vCPU's own buffer before the PSP reads
  * it (KVM's guest_req_buf), so no other vCPU can change it mid-parse.
  */
+#include "svsm/snpmodel.h"
+
 #include "abi/snp.h"
 
 #include "kvm_internal.h"
@@ -24,11 +26,12 @@ static uint8_t *certs_span(struct kvm *k, uint64_t gpa, uint64_t pages)
 	uint8_t *first = kvm_shared_page(k, gpa);
 	uint64_t i;
 
-	if (first == NULL || pages > k->ram_size / SNP_PAGE_SIZE) {
+	if (first == NULL || pages > k->rmp->page_count) {
 		return NULL;
 	}
 	for (i = 1; i < pages; i++) {
-		uint64_t at = gpa + i * SNP_PAGE_SIZE; /* < 2 * ram_size */
+		uint64_t at =
+			gpa + i * SNP_PAGE_SIZE; /* pages < 2^40: no wrap */
 
 		if (kvm_shared_page(k, at) != first + i * SNP_PAGE_SIZE) {
 			return NULL;

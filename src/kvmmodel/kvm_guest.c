@@ -52,9 +52,15 @@ uint8_t *kvm_scratch(const struct kvm_ghcb *g, uint64_t len)
 	return g->page + GHCB_OFF_SHARED_BUFFER + off;
 }
 
+bool kvm_memory(const struct kvm *k, uint64_t gpa)
+{
+	return rmp_lookup(k->rmp, gpa) != NULL;
+}
+
 bool kvm_ram_page(const struct kvm *k, uint64_t gpa)
 {
-	return gpa % SNP_PAGE_SIZE == 0 && gpa < k->ram_size;
+	return gpa % SNP_PAGE_SIZE == 0 &&
+	       rmp_backed(k->rmp, gpa, SNP_PAGE_SIZE);
 }
 
 uint8_t *kvm_shared_page(struct kvm *k, uint64_t gpa)

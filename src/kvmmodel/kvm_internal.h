@@ -54,7 +54,9 @@ void kvm_malformed(struct kvm_reply *r, uint64_t err);
  */
 uint8_t *kvm_scratch(const struct kvm_ghcb *g, uint64_t len);
 
-/* Page aligned and below ram_size (no sum wraps: both checked apart). */
+/* Whether @gpa is guest memory (in one of the RMP's banks): not MMIO. */
+bool kvm_memory(const struct kvm *k, uint64_t gpa);
+/* Page aligned and in a bank of guest memory (the RMP's banks). */
 bool kvm_ram_page(const struct kvm *k, uint64_t gpa);
 /* The host mapping of a page-aligned page of RAM that the RMP says is
  * shared (hypervisor-owned), else NULL. */
@@ -67,6 +69,10 @@ void kvm_kill(struct kvm *k, struct kvm_vcpu *v);
 /* The MSR protocol: the GHCB MSR value the guest sees afterwards. */
 uint64_t kvm_msr_protocol(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl,
 			  uint64_t req);
+/* The hypervisor's CPUID for @v (MSR protocol and NAE event): ops->cpuid
+ * with @v's own APIC ID in the leaves that report it. */
+void kvm_cpuid(struct kvm *k, const struct kvm_vcpu *v, uint32_t leaf,
+	       uint32_t subleaf, uint64_t xcr0, uint32_t out[4]);
 /* The MSR protocol's page-state change of the page @gfn; 0 or 1. */
 uint64_t kvm_psc_msr(struct kvm *k, uint64_t gfn, unsigned op);
 

@@ -199,7 +199,7 @@ static void nae_mmio(struct kvm *k, struct kvm_vcpu *v,
 		return;
 	}
 	if (len == 0 || len > sizeof(data) || gpa > UINT64_MAX - len ||
-	    gpa < k->ram_size) {
+	    kvm_memory(k, gpa) || kvm_memory(k, gpa + len - 1)) {
 		kvm_malformed(r, GHCB_ERR_INVALID_INPUT);
 		return;
 	}

@@ -30,8 +30,8 @@ static bool psc_update(struct kvm *k, uint64_t gpa, bool size_2m,
 	bool was_2m;
 	enum snp_ret rc;
 
-	if (gpa >= k->ram_size ||
-	    (size_2m && k->ram_size - gpa < SNP_PAGE_SIZE_2M)) {
+	if (!rmp_backed(k->rmp, gpa,
+			size_2m ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE)) {
 		return false;
 	}
 	k->ops->rmp_lock(k);

@@ -140,6 +140,18 @@ static const char *check_item(const struct igvm_file *f,
 		return it->length < sizeof(struct igvm_parameter)
 			       ? "a parameter structure too short"
 			       : NULL;
+	case IGVM_VHT_REQUIRED_MEMORY: {
+		struct igvm_required_memory r;
+
+		if (it->length < sizeof(r)) {
+			return "REQUIRED_MEMORY too short";
+		}
+		memcpy(&r, it->body, sizeof(r));
+		return r.gpa % IGVM_PAGE != 0 ||
+				       r.number_of_bytes % IGVM_PAGE != 0
+			       ? "REQUIRED_MEMORY not whole pages"
+			       : NULL;
+	}
 	default:
 		return NULL;
 	}

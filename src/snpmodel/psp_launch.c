@@ -40,8 +40,13 @@ const char *launch_refuse(struct launch *l, const char *fmt, ...)
 
 static bool in_ram(const struct launch *l, uint64_t gpa)
 {
-	return gpa % IGVM_PAGE == 0 && gpa < l->ops->ram_size &&
-	       l->ops->ram_size - gpa >= IGVM_PAGE;
+	if (gpa % IGVM_PAGE != 0) {
+		return false;
+	}
+	if (l->ops->backed != NULL) {
+		return l->ops->backed(l->ops->ctx, gpa);
+	}
+	return gpa < l->ops->ram_size && l->ops->ram_size - gpa >= IGVM_PAGE;
 }
 
 /* The CPUID page: the hypervisor's table, every entry checked. */

@@ -10,42 +10,110 @@
 #define PAGE_SHIFT 12u
 #define PAGES_2M 512u
 
-void rmp_init(struct rmp *rmp, struct rmp_entry *storage, uint64_t page_count)
+static void rmp_clear(struct rmp_entry *e, uint64_t count)
 {
 	uint64_t i;
 
+	for (i = 0; i < count; i++) {
+		e[i].flags = 0;
+		e[i].perms[0] = 0;
+		e[i].perms[1] = 0;
+		e[i].perms[2] = 0;
+		e[i].perms[3] = 0;
+	}
+}
+
+void rmp_init(struct rmp *rmp, struct rmp_entry *storage, uint64_t page_count)
+{
 	rmp->entry = storage;
 	rmp->page_count = page_count;
-	for (i = 0; i < page_count; i++) {
-		storage[i].flags = 0;
-		storage[i].perms[0] = 0;
-		storage[i].perms[1] = 0;
-		storage[i].perms[2] = 0;
-		storage[i].perms[3] = 0;
+	rmp->bank[0] = (struct rmp_bank){0, page_count, 0};
+	rmp->banks = 1;
+	rmp_clear(storage, page_count);
+}
+
+bool rmp_add_bank(struct rmp *rmp, uint64_t gpa, uint64_t pages)
+{
+	const uint64_t span = (uint64_t)1 << 52;
+	unsigned i;
+
+	if (rmp->banks == RMP_MAX_BANKS || pages == 0 ||
+	    rmp->page_count % PAGES_2M != 0 ||
+	    (gpa & (SNP_PAGE_SIZE_2M - 1)) != 0 || pages % PAGES_2M != 0 ||
+	    gpa >= span || pages > (span - gpa) >> PAGE_SHIFT) {
+		return false;
 	}
+	for (i = 0; i < rmp->banks; i++) {
+		const struct rmp_bank *b = &rmp->bank[i];
+		uint64_t end = b->gpa + (b->pages << PAGE_SHIFT);
+
+		if (gpa < end && b->gpa < gpa + (pages << PAGE_SHIFT)) {
+			return false;
+		}
+	}
+	rmp->bank[rmp->banks++] =
+		(struct rmp_bank){gpa, pages, rmp->page_count};
+	rmp_clear(rmp->entry + rmp->page_count, pages);
+	rmp->page_count += pages;
+	return true;
+}
+
+/* The bank holding @pfn, or NULL. */
+static const struct rmp_bank *rmp_bank_of(const struct rmp *rmp, uint64_t pfn)
+{
+	unsigned i;
+
+	for (i = 0; i < rmp->banks; i++) {
+		const struct rmp_bank *b = &rmp->bank[i];
+		uint64_t first = b->gpa >> PAGE_SHIFT;
+
+		if (pfn >= first && pfn - first < b->pages) {
+			return b;
+		}
+	}
+	return NULL;
+}
+
+bool rmp_index(const struct rmp *rmp, uint64_t gpa, uint64_t *index)
+{
+	uint64_t pfn = gpa >> PAGE_SHIFT;
+	const struct rmp_bank *b = rmp_bank_of(rmp, pfn);
+
+	if (b == NULL) {
+		return false;
+	}
+	*index = b->index + (pfn - (b->gpa >> PAGE_SHIFT));
+	return true;
+}
+
+bool rmp_backed(const struct rmp *rmp, uint64_t gpa, uint64_t len)
+{
+	const struct rmp_bank *b = rmp_bank_of(rmp, gpa >> PAGE_SHIFT);
+
+	return b != NULL && len != 0 &&
+	       len <= (b->pages << PAGE_SHIFT) - (gpa - b->gpa);
 }
 
 const struct rmp_entry *rmp_lookup(const struct rmp *rmp, uint64_t gpa)
 {
-	uint64_t pfn = gpa >> PAGE_SHIFT;
+	uint64_t i;
 
-	return pfn < rmp->page_count ? &rmp->entry[pfn] : NULL;
+	return rmp_index(rmp, gpa, &i) ? &rmp->entry[i] : NULL;
 }
 
-/* The first entry and count of an operation, or false if out of range. */
+/* The first entry and count of an operation, or false if out of range.
+ * A 2 MiB span is whole in one bank (banks hold whole 2 MiB). */
 static bool rmp_span(const struct rmp *rmp, uint64_t gpa, bool size_2m,
 		     uint64_t *first, uint64_t *count)
 {
 	uint64_t pfn = gpa >> PAGE_SHIFT;
-	uint64_t n = size_2m ? PAGES_2M : 1u;
 
 	if ((gpa & (SNP_PAGE_SIZE - 1)) != 0 ||
 	    (size_2m && (pfn & (PAGES_2M - 1)) != 0) ||
-	    pfn >= rmp->page_count || n > rmp->page_count - pfn) {
+	    !rmp_index(rmp, gpa, first)) {
 		return false;
 	}
-	*first = pfn;
-	*count = n;
+	*count = size_2m ? PAGES_2M : 1u;
 	return true;
 }
 
@@ -191,15 +259,15 @@ enum snp_ret rmp_launch_page(struct rmp *rmp, uint64_t gpa)
 
 void rmp_vmsa_set_in_use(struct rmp *rmp, uint64_t gpa, bool in_use)
 {
-	uint64_t pfn = gpa >> PAGE_SHIFT;
+	uint64_t i;
 
-	if (pfn >= rmp->page_count) {
+	if (!rmp_index(rmp, gpa, &i)) {
 		return;
 	}
 	if (in_use) {
-		rmp->entry[pfn].flags |= RMP_F_IN_USE;
+		rmp->entry[i].flags |= RMP_F_IN_USE;
 	} else {
-		rmp->entry[pfn].flags &= (uint8_t)~RMP_F_IN_USE;
+		rmp->entry[i].flags &= (uint8_t)~RMP_F_IN_USE;
 	}
 }
 
@@ -350,10 +418,9 @@ unsigned rmp_vmpl_access(const struct rmp *rmp, unsigned vmpl, uint64_t gpa)
 bool rmp_range_accessible(const struct rmp *rmp, unsigned vmpl, uint64_t gpa,
 			  uint64_t len, unsigned perm)
 {
-	uint64_t limit = rmp->page_count * SNP_PAGE_SIZE;
 	uint64_t page;
 
-	if (len == 0 || gpa >= limit || len > limit - gpa) {
+	if (!rmp_backed(rmp, gpa, len)) {
 		return false;
 	}
 	for (page = gpa & ~(SNP_PAGE_SIZE - 1); page < gpa + len;

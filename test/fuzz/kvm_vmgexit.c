@@ -314,7 +314,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	k = (struct kvm){
 		.ops = &ops,
 		.rmp = &rmp,
-		.ram_size = RAM_SIZE,
 		.c_bit = 51,
 		.behaviour =
 			(enum kvm_behaviour)((data[0] >> 2) % KVM_BEHAVIOURS),
