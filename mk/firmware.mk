@@ -7,9 +7,11 @@
 EMU_OBJ := $(BUILD)/emu
 EMU_GUEST_ELF := $(EMU_OBJ)/guest.elf
 
+# -fpie: the SVSM runs at 512 GiB (src/plat/snp/hw/snp.ld), beyond what
+# absolute 32-bit addresses reach.
 FW_BASE_CFLAGS := -std=c11 $(WARNINGS) -Iinclude -Isrc/arch/x86 \
 	-ffreestanding -nostdinc \
-	-isystem $(GCC_INCLUDE) -O2 -g -fno-pic -fno-pie -mno-red-zone \
+	-isystem $(GCC_INCLUDE) -O2 -g -fpie -mno-red-zone \
 	-mgeneral-regs-only -fno-asynchronous-unwind-tables \
 	-fno-strict-aliasing -ftrivial-auto-var-init=zero
 # The SVSM: stack canaries at %fs:0x28 (the per-CPU block).

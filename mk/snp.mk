@@ -16,7 +16,8 @@ $(SNP_FW): $(call fw_objs,$(SNP_FW_S_SRCS) $(SNP_FW_C_SRCS)) \
 		src/plat/snp/hw/snp.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	@$(CC) $(FW_LDFLAGS) -Wl,--gc-sections -Wl,-T,src/plat/snp/hw/snp.ld \
+	@$(CC) $(FW_LDFLAGS) -Wl,--gc-sections -Wl,--no-relax \
+		-Wl,-T,src/plat/snp/hw/snp.ld \
 		$(call fw_objs,$(SNP_FW_S_SRCS) $(SNP_FW_C_SRCS)) \
 		$(TPM_ARCHIVES) -lgcc -o $@
 

@@ -158,8 +158,8 @@ static void nae_msr(struct kvm *k, struct kvm_vcpu *v, const struct kvm_ghcb *g,
 }
 
 /* CPUID: leaf in RAX, subleaf in RCX, XCR0 needed for leaf 0xD. */
-static void nae_cpuid(struct kvm *k, const struct kvm_ghcb *g,
-		      struct kvm_reply *r)
+static void nae_cpuid(struct kvm *k, const struct kvm_vcpu *v,
+		      const struct kvm_ghcb *g, struct kvm_reply *r)
 {
 	uint32_t leaf = (uint32_t)kvm_ghcb_val(g, GHCB_OFF_RAX);
 	uint32_t out[4] = {0, 0, 0, 0};
@@ -168,11 +168,10 @@ static void nae_cpuid(struct kvm *k, const struct kvm_ghcb *g,
 	    (leaf == 0xD && !need(g, r, GHCB_OFF_XCR0))) {
 		return;
 	}
-	k->ops->cpuid(k, leaf, (uint32_t)kvm_ghcb_val(g, GHCB_OFF_RCX),
-		      kvm_ghcb_has(g, GHCB_OFF_XCR0)
-			      ? kvm_ghcb_val(g, GHCB_OFF_XCR0)
-			      : 1,
-		      out);
+	kvm_cpuid(k, v, leaf, (uint32_t)kvm_ghcb_val(g, GHCB_OFF_RCX),
+		  kvm_ghcb_has(g, GHCB_OFF_XCR0) ? kvm_ghcb_val(g, GHCB_OFF_XCR0)
+						 : 1,
+		  out);
 	r->rax = out[0];
 	r->rbx = out[1];
 	r->rcx = out[2];
@@ -283,7 +282,7 @@ void kvm_nae(struct kvm *k, struct kvm_vcpu *v, struct kvm_ghcb *g,
 		nae_msr(k, v, g, r);
 		break;
 	case SVM_EXIT_CPUID:
-		nae_cpuid(k, g, r);
+		nae_cpuid(k, v, g, r);
 		break;
 	case SVM_VMGEXIT_MMIO_READ:
 	case SVM_VMGEXIT_MMIO_WRITE:

@@ -72,6 +72,22 @@ static bool in_ram(const struct mem_range *ram, unsigned n, uint64_t base,
 	return false;
 }
 
+/* No byte of [@base, @base + @size) is in a RAM range. */
+static bool off_ram(const struct mem_range *ram, unsigned n, uint64_t base,
+		    uint64_t size)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t b = gpa_val(ram[i].base);
+
+		if (base < b + ram[i].size && b < base + size) {
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool page_in(uint64_t gpa, uint64_t base, uint64_t size)
 {
 	return gpa % PAGE == 0 && gpa >= base && gpa - base < size;
@@ -89,9 +105,15 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 	if (p->magic != CSVSM_BOOT_MAGIC || p->version != CSVSM_BOOT_VERSION) {
 		return "no csvsm boot parameters";
 	}
+	/* The region is RAM the SVSM keeps from the guest, or memory apart
+	 * from all RAM that the image requires of its loader (above the
+	 * guest's RAM, where OVMF never looks). Partly RAM, it would be
+	 * both the guest's and the SVSM's. */
 	if (base % SNP_PAGE_SIZE_2M != 0 || size % PAGE != 0 || size == 0 ||
-	    !in_ram(ram, n, base, size)) {
-		return "the SVSM region is not RAM from a 2 MiB boundary";
+	    base + size < base || base + size > MAX_GPA ||
+	    (!in_ram(ram, n, base, size) && !off_ram(ram, n, base, size))) {
+		return "the SVSM region is not from a 2 MiB boundary, or "
+		       "partly RAM";
 	}
 	if (!page_in(p->psp_secrets_gpa, base, size) ||
 	    !page_in(p->svsm_cpuid_gpa, base, size) ||

@@ -99,6 +99,9 @@ uint64_t ghcb_nae_mmio(volatile uint8_t *g, bool write, uint64_t gpa,
 unsigned g_c_bit(void);
 /** Map the 2 MiB at @gpa without the C-bit in the guest's page tables. */
 void g_map_shared_2m(uint64_t gpa);
+/** Map virtual @va's 2 MiB to the private 2 MiB at @gpa (both aligned),
+ * replacing the identity map there: to reach memory beyond 4 GiB. */
+void g_alias_private_2m(uint64_t va, uint64_t gpa);
 
 /* Per-CPU Calling Area. */
 struct svsm_ca {

@@ -139,13 +139,22 @@ void tests_discovery(void)
 	CHECK_EQ(call(99ull << 32, 0, 0, NULL), R_UNSUPPORTED_PROTOCOL);
 }
 
+#define SPAN_2M 0x200000ull
+#define SVSM_ALIAS 0xC0000000ull
+
 void tests_faults(void)
 {
 	uint64_t svsm = g_secrets->svsm_base;
+	uint64_t last = svsm + g_secrets->svsm_size - 1;
 
 	g_section("faults: SVSM memory, unvalidated pages, SNP instructions");
-	CHECK_EQ(probe_read(svsm), FAULT_VC);
-	CHECK_EQ(probe_write(svsm + g_secrets->svsm_size - 1), FAULT_VC);
+	/* The SVSM region may lie beyond the 4 GiB this guest maps: reach
+	 * its first and last 2 MiB through aliases in an unused 4 GiB
+	 * slot (3 GiB: above RAM, below the MMIO this guest uses). */
+	g_alias_private_2m(SVSM_ALIAS, svsm & ~(SPAN_2M - 1));
+	g_alias_private_2m(SVSM_ALIAS + SPAN_2M, last & ~(SPAN_2M - 1));
+	CHECK_EQ(probe_read(SVSM_ALIAS + svsm % SPAN_2M), FAULT_VC);
+	CHECK_EQ(probe_write(SVSM_ALIAS + SPAN_2M + last % SPAN_2M), FAULT_VC);
 	CHECK_EQ(probe_read(0x7000), FAULT_VC); /* not guest RAM */
 	CHECK_EQ(probe_read(G_PV_BASE), FAULT_VC);
 	CHECK_EQ(probe_write(G_PV_BASE + 0x5000), FAULT_VC);

@@ -179,3 +179,19 @@ void g_map_shared_2m(uint64_t gpa)
 	pd[(gpa >> 21) & 511] &= ~c;
 	__asm__ volatile("invlpg (%0)" ::"r"(gpa) : "memory");
 }
+
+void g_alias_private_2m(uint64_t va, uint64_t gpa)
+{
+	uint64_t c = 1ull << g_c_bit();
+	uint64_t mask = 0x000FFFFFFFFFF000ull & ~c;
+	uint64_t cr3, *pml4, *pdpt, *pd, *e;
+
+	__asm__ volatile("mov %%cr3, %0" : "=r"(cr3));
+	pml4 = (uint64_t *)(cr3 & mask);
+	pdpt = (uint64_t *)(pml4[(va >> 39) & 511] & mask);
+	pd = (uint64_t *)(pdpt[(va >> 30) & 511] & mask);
+	e = &pd[(va >> 21) & 511];
+	*e = (*e & ~(0x000FFFFFFFE00000ull)) | (gpa & 0x000FFFFFFFE00000ull) |
+	     c;
+	__asm__ volatile("invlpg (%0)" ::"r"(va) : "memory");
+}

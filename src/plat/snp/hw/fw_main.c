@@ -50,12 +50,13 @@ static bool page_in_region(uint64_t gpa)
 }
 
 /* The image's boot page tables must use the C-bit the CPUID page names
- * (csvsm-igvm --c-bit): PML4[0] maps the SVSM region. */
+ * (csvsm-igvm --c-bit): the PML4 entry that maps the SVSM region. */
 static void check_boot_c_bit(unsigned cbit)
 {
-	uint64_t pml4e =
-		*(const uint64_t *)(read_cr3() & 0x000FFFFFFFFFF000ull &
-				    ~(1ull << cbit));
+	const uint64_t *pml4 =
+		(const uint64_t *)(read_cr3() & 0x000FFFFFFFFFF000ull &
+				   ~(1ull << cbit));
+	uint64_t pml4e = pml4[(params.svsm_base >> 39) & 511];
 
 	if ((pml4e & (1ull << cbit)) == 0) {
 		snp_bad_boot("the image's page tables use another C-bit");
