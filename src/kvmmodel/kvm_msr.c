@@ -34,13 +34,42 @@ static uint64_t msr_hv_features(const struct kvm *k)
 	return GHCB_MSR_HV_FT_RESP | (kvm_hv_features(k) << 12);
 }
 
-static uint64_t msr_cpuid(struct kvm *k, uint64_t req)
+#define CPUID_FEATURES 0x1u
+#define CPUID_TOPOLOGY 0xBu
+#define CPUID_TOPOLOGY_V2 0x1Fu
+#define CPUID_EXT_APIC_ID 0x8000001Eu
+
+void kvm_cpuid(struct kvm *k, const struct kvm_vcpu *v, uint32_t leaf,
+	       uint32_t subleaf, uint64_t xcr0, uint32_t out[4])
+{
+	k->ops->cpuid(k, leaf, subleaf, xcr0, out);
+	/* The vCPU's own APIC ID where CPUID reports it, as QEMU gives each
+	 * vCPU its leaves (target/i386/cpu.c cpu_x86_cpuid()) and KVM returns
+	 * them: leaf 1 EBX[31:24], 0xB/0x1F EDX, 0x8000001E EAX. OVMF's APs
+	 * learn their APIC ID so (MpInitLib X64/AmdSev.nasm, MSR protocol). */
+	switch (leaf) {
+	case CPUID_FEATURES:
+		out[1] = (out[1] & 0x00FFFFFFu) | (v->apic_id & 0xFFu) << 24;
+		break;
+	case CPUID_TOPOLOGY:
+	case CPUID_TOPOLOGY_V2:
+		out[3] = v->apic_id;
+		break;
+	case CPUID_EXT_APIC_ID:
+		out[0] = v->apic_id;
+		break;
+	default:
+		break;
+	}
+}
+
+static uint64_t msr_cpuid(struct kvm *k, const struct kvm_vcpu *v, uint64_t req)
 {
 	uint32_t out[4] = {0, 0, 0, 0};
 
 	/* No subleaf or XCR0 in the MSR form: Linux asks only for subleaf
 	 * 0. */
-	k->ops->cpuid(k, (uint32_t)(req >> 32), 0, 1, out);
+	kvm_cpuid(k, v, (uint32_t)(req >> 32), 0, 1, out);
 	return GHCB_MSR_CPUID_RESP |
 	       ((uint64_t)out[GHCB_MSR_CPUID_REG(req)] << 32);
 }
@@ -85,7 +114,7 @@ uint64_t kvm_msr_protocol(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl,
 	case GHCB_MSR_SEV_INFO_REQ:
 		return msr_sev_info(k); /* never lied about: see below */
 	case GHCB_MSR_CPUID_REQ:
-		reply = msr_cpuid(k, req);
+		reply = msr_cpuid(k, v, req);
 		break;
 	case GHCB_MSR_HV_FT_REQ:
 		reply = msr_hv_features(k);

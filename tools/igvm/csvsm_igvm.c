@@ -380,6 +380,19 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 		igvm_builder_free(&b);
 		return 2;
 	}
+	{
+		/* The whole SVSM region, heap included, must be backed:
+		 * it lies above the guest's RAM (snp.ld), where a loader
+		 * makes memory only for what the image asks. */
+		struct igvm_required_memory req = {
+			.gpa = start,
+			.compatibility_mask = IGVM_SNP_MASK,
+			.number_of_bytes = (uint32_t)svsm_size,
+		};
+
+		igvm_add(&b, IGVM_VHT_REQUIRED_MEMORY, &req, sizeof(req), -1,
+			 0);
+	}
 	params.magic = CSVSM_BOOT_MAGIC;
 	params.version = CSVSM_BOOT_VERSION;
 	params.svsm_base = start;
