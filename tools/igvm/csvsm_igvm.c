@@ -106,6 +106,16 @@ static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
 		fprintf(stderr, "csvsm-igvm: OVMF: %s\n", why);
 		return false;
 	}
+	/* The SVSM Calling Area section (edk2 stable202405 and later) is
+	 * how OVMF says it runs under an SVSM: one without it validates
+	 * memory with PVALIDATE itself, which faults at VMPL1. */
+	if (!info.has_caa) {
+		fprintf(stderr,
+			"csvsm-igvm: OVMF: no SVSM Calling Area section in its "
+			"SEV metadata: this OVMF has no SVSM support (edk2 "
+			"stable202405 or later is needed)\n");
+		return false;
+	}
 	for (i = 0; i < info.count; i++) {
 		const struct ovmf_section *s = &info.section[i];
 		uint64_t s_end = s->base + (uint64_t)s->size;
