@@ -15,6 +15,7 @@ include mk/host.mk
 include mk/fuzz.mk
 include mk/checks.mk
 include mk/firmware.mk
+include mk/ovmf.mk
 include mk/snp.mk
 include mk/machine.mk
 include mk/linux.mk
