@@ -73,10 +73,6 @@ uint64_t kvm_msr_protocol(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl,
  * with @v's own APIC ID in the leaves that report it. */
 void kvm_cpuid(struct kvm *k, const struct kvm_vcpu *v, uint32_t leaf,
 	       uint32_t subleaf, uint64_t xcr0, uint32_t out[4]);
-/* The hypervisor's CPUID for @v (MSR protocol and NAE event): ops->cpuid
- * with @v's own APIC ID in the leaves that report it. */
-void kvm_cpuid(struct kvm *k, const struct kvm_vcpu *v, uint32_t leaf,
-	       uint32_t subleaf, uint64_t xcr0, uint32_t out[4]);
 /* The MSR protocol's page-state change of the page @gfn; 0 or 1. */
 uint64_t kvm_psc_msr(struct kvm *k, uint64_t gfn, unsigned op);
 

@@ -169,8 +169,9 @@ static void nae_cpuid(struct kvm *k, const struct kvm_vcpu *v,
 		return;
 	}
 	kvm_cpuid(k, v, leaf, (uint32_t)kvm_ghcb_val(g, GHCB_OFF_RCX),
-		  kvm_ghcb_has(g, GHCB_OFF_XCR0) ? kvm_ghcb_val(g, GHCB_OFF_XCR0)
-						 : 1,
+		  kvm_ghcb_has(g, GHCB_OFF_XCR0)
+			  ? kvm_ghcb_val(g, GHCB_OFF_XCR0)
+			  : 1,
 		  out);
 	r->rax = out[0];
 	r->rbx = out[1];
