@@ -8,8 +8,14 @@
  * delivers it itself, as the CPU does in 64-bit mode: the IDT gate, its
  * IST stack (or the current one, or RSP0 from CPL 3), the frame SS, RSP,
  * RFLAGS, CS, RIP, error code, then RIP and CS from the gate and IF, TF,
- * NT, RF cleared. A delivery that cannot be made (no gate, stack not
- * writable) is a triple fault for the guest, as on hardware: false.
+ * NT, RF cleared. Without long mode (EFER.LMA clear) in protected mode,
+ * as OVMF's reset vector takes its first #VC (flat 32-bit, paging off),
+ * the 8-byte 32-bit gate, a 32-bit frame EFLAGS, CS, EIP, error code on
+ * the current stack and CS loaded from the GDT (CPL 0 and paging off
+ * only). Real mode is not served. A delivery that cannot be made (no
+ * gate, stack not writable) is a triple fault for the guest, as on
+ * hardware: false, the reason logged where the CPU's #GP/#NP/#SS would
+ * have been.
  */
 #ifndef MACHINE_VC_H
 #define MACHINE_VC_H
