@@ -24,26 +24,28 @@ $(SNP_FW): $(call fw_objs,$(SNP_FW_S_SRCS) $(SNP_FW_C_SRCS)) \
 .PHONY: snp
 snp: $(SNP_FW)
 
-# csvsm-igvm: an image from the snp firmware and Debian's OVMF, checked
-# against an independent reading of the format and of x86-64 paging (and
-# measured).
-IGVM_OVMF := /usr/share/ovmf/OVMF.fd
+# csvsm-igvm: an image from the snp firmware and Debian trixie's OVMF
+# (mk/ovmf.mk), checked against an independent reading of the format and
+# of x86-64 paging (and measured); Debian 12's OVMF (2022.11, the host's
+# ovmf package), which has no SVSM support, is refused.
+IGVM_OVMF := $(OVMF_TRIXIE)
+IGVM_OVMF_NO_SVSM := /usr/share/ovmf/OVMF.fd
 .PHONY: igvm-check
-igvm-check: $(BIN)/csvsm-igvm $(SNP_FW) $(EMU_GUEST_ELF)
+igvm-check: $(BIN)/csvsm-igvm $(SNP_FW) $(EMU_GUEST_ELF) $(IGVM_OVMF)
 	@python3 test/igvm/igvm_check.py $(BIN)/csvsm-igvm $(SNP_FW) \
-		$(IGVM_OVMF) $(EMU_GUEST_ELF)
+		$(IGVM_OVMF) $(EMU_GUEST_ELF) $(IGVM_OVMF_NO_SVSM)
 
 # build/csvsm.igvm: the SVSM for SEV-SNP hosts with the test guest as its
 # kernel, and its launch measurement (docs/running-on-snp.md); the
 # emulated machine runs it (docs/emu.md). build/csvsm-ovmf.igvm carries
-# Debian's OVMF instead.
+# Debian trixie's OVMF instead (mk/ovmf.mk, docs/uefi.md).
 .PHONY: igvm
 igvm: $(BUILD)/csvsm.igvm $(BUILD)/csvsm-ovmf.igvm
 $(BUILD)/csvsm.igvm: $(BIN)/csvsm-igvm $(SNP_FW) $(EMU_GUEST_ELF)
 	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) --kernel $(EMU_GUEST_ELF) \
 		-o $@
 	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"
-$(BUILD)/csvsm-ovmf.igvm: $(BIN)/csvsm-igvm $(SNP_FW)
+$(BUILD)/csvsm-ovmf.igvm: $(BIN)/csvsm-igvm $(SNP_FW) $(IGVM_OVMF)
 	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) --ovmf $(IGVM_OVMF) -o $@
 	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"
 

@@ -2,12 +2,15 @@
 # csvsm-igvm against an independent reading of the IGVM format (the
 # igvm_defs layouts, zlib's CRC32, hashlib's SHA-384) and of x86-64 (the
 # VMSA's long-mode state, a four-level page walk: AMD APM vol. 2): the
-# image built from the snp firmware ELF and Debian's OVMF holds every ELF
-# page and every OVMF byte where they belong, the boot VMSA starts in
-# 64-bit mode at the ELF entry at VMPL0 on page tables in the image that
-# map the SVSM region (and only it) private with C-bit 51, dump's counts
-# and the measurement agree with this script's, a copy is byte-identical,
-# and damaged files are refused.
+# image built from the snp firmware ELF and an OVMF with SVSM support
+# (Debian trixie's, mk/ovmf.mk) holds every ELF page and every OVMF byte
+# where they belong and OVMF's SEV metadata pages as that metadata says,
+# the boot VMSA starts in 64-bit mode at the ELF entry at VMPL0 on page
+# tables in the image that map the SVSM region (and only it) private with
+# C-bit 51, dump's counts and the measurement agree with this script's, a
+# copy is byte-identical, and damaged files are refused, as is an OVMF
+# without an SVSM Calling Area section (Debian 12's).
+#   igvm_check.py TOOL SVSM_ELF OVMF KERNEL_ELF NO_SVSM_OVMF
 import gzip
 import hashlib
 import os
@@ -22,7 +25,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
 from expect import expect, finish  # noqa: E402
 
-TOOL, ELF, OVMF, KERNEL = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+TOOL, ELF, OVMF, KERNEL, NO_SVSM_OVMF = sys.argv[1:6]
+# A page-table entry's address bits (50:12; bit 51 is the C-bit).
+PA_MASK = 0x0007FFFFFFFFF000
+SEC_MEM, SECRETS, CPUID, SVSM_CAA, KERNEL_HASHES = 1, 2, 3, 4, 0x10
 
 
 def run(*args):
@@ -62,6 +68,41 @@ def parse(b):
     return items
 
 
+def sev_meta(fw):
+    """The offset of OVMF's SEV metadata, read from the GUID table that
+    ends 0x20 bytes before the end of the image (edk2's
+    OvmfPkg/ResetVector: the footer GUID, the table's length before it,
+    then entries {data, u16 length, GUID} from the end down; the SEV
+    metadata entry holds the offset from the end of an "ASEV" header of
+    16 bytes, then 12 bytes a section: base, size, type). None: none."""
+    end = len(fw)
+    if end < 0x32 or fw[end - 0x30:end - 0x20] != \
+            bytes.fromhex("de82b596b21ff745baeaa366c55a082d"):
+        return None
+    tlen = struct.unpack_from("<H", fw, end - 0x32)[0]
+    q, tstart, meta = end - 0x32, end - 0x20 - tlen, None
+    while q > tstart:
+        g = fw[q - 16:q]
+        n = struct.unpack_from("<H", fw, q - 18)[0]
+        if n < 18:
+            return None
+        if g == bytes.fromhex("666588dc4a989847a75e5585a7bf67cc"):
+            meta = end - struct.unpack_from("<I", fw, q - n)[0]
+        q -= n
+    if meta is None or fw[meta:meta + 4] != b"ASEV":
+        return None
+    return meta
+
+
+def sev_sections(fw):
+    """OVMF's SEV metadata sections [(base, size, type)], or None."""
+    meta = sev_meta(fw)
+    if meta is None:
+        return None
+    return [struct.unpack_from("<III", fw, meta + 16 + 12 * k)
+            for k in range(struct.unpack_from("<I", fw, meta + 12)[0])]
+
+
 def page_info(ld, gpa, ptype, contents):
     c = hashlib.sha384(contents).digest() if contents else bytes(48)
     return hashlib.sha384(ld + c + struct.pack("<HBBBBBBQ", 0x70, ptype, 0,
@@ -72,16 +113,19 @@ with tempfile.TemporaryDirectory() as tmp:
     img = f"{tmp}/csvsm.igvm"
     r = run("build", "--svsm", ELF, "--ovmf", OVMF, "-o", img)
     expect(r.returncode == 0, f"build: {r.stderr}")
+    if r.returncode != 0:
+        finish("igvm-check")  # every check below reads the image
     b = open(img, "rb").read()
     items = parse(b)
     entry, want = elf_pages(ELF)
+    elf_lo = min(want)
     ovmf = open(OVMF, "rb").read()
     for k in range(0, len(ovmf), 4096):
         want[(1 << 32) - len(ovmf) + k] = ovmf[k:k + 4096]
 
     got, types, counts, vmsas = {}, {}, {}, []
     ld = bytes(48)
-    area, area_use, inserts = {}, {}, {}
+    area, area_use, inserts, required = {}, {}, {}, []
     for t, body in items:
         if t == 0x302:
             gpa, mask, off, flags, dt, _r = struct.unpack("<QIIIHH", body)
@@ -104,35 +148,30 @@ with tempfile.TemporaryDirectory() as tmp:
         elif t == 0x304:
             gpa, _mask, off, vp, _r = struct.unpack("<QIIHH", body)
             vmsas.append(b[off:off + 4096])
+        elif t == 0x305:  # required memory: gpa, mask, bytes, flags
+            required.append(struct.unpack_from("<QII", body)[::2])
     for v in vmsas:
         ld = page_info(ld, 0xFFFFFFFFF000, 2, v)
         counts[2] = counts.get(2, 0) + 1
 
-    # OVMF's SEV metadata, read here from Debian's image: SEC memory and
-    # the secrets page as zero pages, its CPUID page as a CPUID page.
-    end = len(ovmf)
-    ftr = ovmf[end - 0x30:end - 0x20]
-    assert ftr == bytes.fromhex("de82b596b21ff745baeaa366c55a082d")
-    tlen = struct.unpack_from("<H", ovmf, end - 0x32)[0]
-    q, tstart, meta = end - 0x32, end - 0x20 - tlen, None
-    while q > tstart:
-        g = ovmf[q - 16:q]
-        n = struct.unpack_from("<H", ovmf, q - 18)[0]
-        if g == bytes.fromhex("666588dc4a989847a75e5585a7bf67cc"):
-            meta = end - struct.unpack_from("<I", ovmf, q - n)[0]
-        q -= n
-    expect(meta is not None and ovmf[meta:meta + 4] == b"ASEV",
-           "Debian's OVMF has SEV metadata")
+    # OVMF's SEV metadata, read here from the image: SEC memory, the
+    # secrets page and the Calling Area as zero pages, its CPUID page as a
+    # CPUID page; the kernel hashes page only with a measured kernel.
+    sections = sev_sections(ovmf)
+    expect(sections is not None, "the OVMF has SEV metadata")
+    caa = [base for base, _s, t in sections or [] if t == SVSM_CAA]
+    expect(len(caa) == 1, "the OVMF has one SVSM Calling Area section")
     zero_pages, cpuid_pages, secrets_gpa = set(), set(), None
-    for k in range(struct.unpack_from("<I", ovmf, meta + 12)[0]):
-        base, size, typ = struct.unpack_from("<III", ovmf, meta + 16 + 12 * k)
+    for base, size, typ in sections or []:
+        if typ == KERNEL_HASHES:
+            continue
         for off in range(0, size, 4096):
-            (cpuid_pages if typ == 3 else zero_pages).add(base + off)
-        if typ == 2:
+            (cpuid_pages if typ == CPUID else zero_pages).add(base + off)
+        if typ == SECRETS:
             secrets_gpa = base
     expect(all(got.get(g, b"x") is None and types[g] == 0
                for g in zero_pages),
-           "OVMF's SEC memory and secrets page are zero pages")
+           "OVMF's SEC memory, secrets page and CA are zero pages")
     expect(all(types.get(g) == 2 for g in cpuid_pages),
            "OVMF's CPUID page is a CPUID page")
     # csvsm's boot parameters: the measured page after the memory map.
@@ -149,10 +188,13 @@ with tempfile.TemporaryDirectory() as tmp:
                "boot parameters: eight shared pages before the heap")
         low = min([g for g in zero_pages | cpuid_pages if g > sbase] +
                   [sbase + (16 << 20)])
-        expect(sbase == min(want) and ssize == (low - sbase) & ~0x1FFFFF
+        expect(sbase == elf_lo and ssize == (low - sbase) & ~0x1FFFFF
                and psp < mmap < heap < sbase + ssize,
                "boot parameters: the SVSM region (16 MiB, or less before "
                "OVMF's pages), its heap last")
+        expect(required == [(sbase, ssize)],
+               f"the image requires the SVSM region's memory of its "
+               f"loader, and no other ({required})")
         expect(inserts.get(area_use.get(0x30C)) == mmap and
                inserts.get(area_use.get(0x307)) == vpc and
                area_use.get(0x30C) != area_use.get(0x307) and
@@ -160,9 +202,10 @@ with tempfile.TemporaryDirectory() as tmp:
                "the loader's memory map and VP count go to their own "
                "pages in the SVSM region, before the shared pages")
         expect(ver == 3 and mode == 0 and gsec == secrets_gpa and
-               gcpuid == min(cpuid_pages) and fwb == (1 << 32) - len(ovmf)
-               and fws == len(ovmf) and rip == 0xFFF0 and vmpl == 1,
-               "boot parameters name OVMF's pages and reset vector")
+               gcpuid == min(cpuid_pages) and caa and gcaa == caa[0] and
+               fwb == (1 << 32) - len(ovmf) and fws == len(ovmf) and
+               rip == 0xFFF0 and vmpl == 1,
+               "boot parameters name OVMF's pages, CA and reset vector")
         expect(types.get(psp) == 1 and types.get(scpuid) == 2,
                "boot parameters name the SVSM's secrets and CPUID pages")
         want[params[0]] = pb
@@ -174,7 +217,7 @@ with tempfile.TemporaryDirectory() as tmp:
     cr3 = struct.unpack_from("<Q", v, 0x150)[0]
 
     def table(pa):
-        return got.get(pa & 0x000FFFFFFFFFF000 & ~cbit) or bytes(4096)
+        return got.get(pa & PA_MASK) or bytes(4096)
 
     def entries(pa):
         t = table(pa)
@@ -189,9 +232,9 @@ with tempfile.TemporaryDirectory() as tmp:
                 if not (e4 & e3 & e2 & cbit) or not e2 & 0x80:
                     bad.append(hex(va))
                 mapped[va] = e2
-                want[e4 & 0xFFFFF000] = table(e4)
-                want[e3 & 0xFFFFF000] = table(e3)
-    want[cr3 & 0xFFFFF000] = table(cr3)
+                want[e4 & PA_MASK] = table(e4)
+                want[e3 & PA_MASK] = table(e3)
+    want[cr3 & PA_MASK] = table(cr3)
     if params:
         region = set(range(sbase, sbase + ssize, 0x200000))
         expect(cr3 & cbit and not bad and set(mapped) == region and
@@ -328,13 +371,43 @@ with tempfile.TemporaryDirectory() as tmp:
             "-o", f"{tmp}/both.igvm")
     expect(r.returncode == 2, "--kernel with --ovmf is refused")
 
+    # An OVMF without SVSM support (no SVSM Calling Area section in its
+    # SEV metadata: edk2 before stable202405) runs PVALIDATE itself, which
+    # faults at VMPL1: refused when building, and no image written.
+    def refused_ovmf(what, fw):
+        path, out = f"{tmp}/nosvsm.fd", f"{tmp}/nosvsm.igvm"
+        open(path, "wb").write(fw)
+        if os.path.exists(out):
+            os.remove(out)
+        r = run("build", "--svsm", ELF, "--ovmf", path, "-o", out)
+        expect(r.returncode == 2 and "no SVSM Calling Area" in r.stderr and
+               not os.path.exists(out),
+               f"--ovmf refuses {what}: {r.stderr.strip()!r}")
+
+    old = open(NO_SVSM_OVMF, "rb").read()
+    old_types = [t for _b, _s, t in sev_sections(old) or []]
+    expect(SEC_MEM in old_types and SECRETS in old_types and
+           CPUID in old_types and SVSM_CAA not in old_types,
+           f"{NO_SVSM_OVMF} has SEV metadata without a CA section "
+           f"(types {old_types})")
+    refused_ovmf(f"{NO_SVSM_OVMF}, without SVSM support", old)
+    # The OVMF built above with its CA section made SEC memory: refused
+    # too, so the CA section alone decides.
+    nocaa, meta = bytearray(ovmf), sev_meta(ovmf)
+    for k, (_b, _s, t) in enumerate(sections or []):
+        if t == SVSM_CAA:
+            struct.pack_into("<I", nocaa, meta + 16 + 12 * k + 8, SEC_MEM)
+    refused_ovmf("the OVMF with its CA section made SEC memory",
+                 bytes(nocaa))
+
     # --linux: a synthetic bzImage (the setup header as boot.rst lays it
     # out, a release string, a protected-mode part of random bytes), a
     # gzip-looking initrd and a command line become measured pages where
     # the boot parameters say; every refusal names its reason.
     def bzimage(version=0x20F, xlf=0x3, release=b"6.12.0-test",
                 init_size=0x800000, pref=0x1000000, cmdline_size=2047,
-                flag=0xAA55, kpart=os.urandom(3 * 4096 + 100), syssize=None):
+                flag=0xAA55, kpart=os.urandom(3 * 4096 + 100), syssize=None,
+                relocatable=1):
         setup = bytearray(5 * 512)  # setup_sects 4
         setup[0x1F1] = 4
         struct.pack_into("<I", setup, 0x1F4,
@@ -349,7 +422,7 @@ with tempfile.TemporaryDirectory() as tmp:
         setup[0x211] = 0x01  # LOADED_HIGH
         struct.pack_into("<I", setup, 0x22C, 0x7FFFFFFF)
         struct.pack_into("<I", setup, 0x230, 0x200000)
-        setup[0x234] = 1
+        setup[0x234] = relocatable
         struct.pack_into("<H", setup, 0x236, xlf)
         struct.pack_into("<I", setup, 0x238, cmdline_size)
         struct.pack_into("<Q", setup, 0x258, pref)
@@ -388,10 +461,15 @@ with tempfile.TemporaryDirectory() as tmp:
      ldr_size, acpi, acpi_size, pml5) = struct.unpack_from("<15Q", lp, 0x98)
     expect(lver == 3 and lmode == 2 and lfws == 0,
            "--linux: boot parameters version 3, entry mode LINUX")
-    expect(kgpa == 0x2000000 and lrip == kgpa + 0x200 and
-           ksize == len(kpart),
-           "--linux: pref_address 16 MiB is the SVSM's: the relocatable "
-           "kernel goes to the next 2 MiB after it, entry + 0x200")
+    # The kernel at its pref_address (16 MiB), or, if the SVSM region
+    # overlaps [pref_address, + init_size), at the next 2 MiB after it.
+    lsbase, lssize = base[2], base[3]
+    kwant = 0x1000000
+    if kwant < lsbase + lssize and lsbase < kwant + 0x800000:
+        kwant = (lsbase + lssize + 0x1FFFFF) // 0x200000 * 0x200000
+    expect(kgpa == kwant and lrip == kgpa + 0x200 and ksize == len(kpart),
+           "--linux: the relocatable kernel at pref_address 16 MiB, or "
+           "after the SVSM region if that overlaps it, entry + 0x200")
     expect(all(lgot.get(kgpa + k) == kpart[k:k + 4096].ljust(4096, b"\0")
                for k in range(0, len(kpart), 4096)),
            "--linux: the protected-mode part is launched at its GPA")
@@ -588,6 +666,9 @@ with tempfile.TemporaryDirectory() as tmp:
             "longer than the kernel takes", bz, cmd="x" * 2048)
     refused("a kernel too large for the layout", "too large",
             bzimage(init_size=0x7F000000))
+    refused("a kernel not relocatable whose pref_address is the SVSM's",
+            "inside the SVSM region",
+            bzimage(pref=lsbase, relocatable=0))
     refused("a missing initrd", "cannot read the initrd", bz, None)
     refused("a corrupt initrd", "neither a cpio", bz, b"\0" * 512)
     refused("an empty initrd", "empty", bz, b"")
@@ -640,7 +721,7 @@ with tempfile.TemporaryDirectory() as tmp:
     s_igpa = struct.unpack_from("<Q", sp, 0xB0)[0]
     s_entry, s_res, s_span = struct.unpack_from("<IIQ", sp, 0x110)
     expect(struct.unpack_from("<I", sp, 4)[0] == 3 and s_entry == 1 and
-           s_res == 0 and s_kgpa == 0x2000000 and s_ksize == len(flat) and
+           s_res == 0 and s_kgpa == kwant and s_ksize == len(flat) and
            s_span == 0x5000 and s_rip == s_kgpa + 0x2010,
            "startup_64: version 3, linux_entry 1, the span to the last "
            "p_memsz, the entry at e_entry's offset from the first p_paddr")
