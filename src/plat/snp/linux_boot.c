@@ -170,16 +170,36 @@ static void sort_holes(struct linux_hole *h, unsigned n)
 	}
 }
 
+static bool svsm_in_ram(const struct csvsm_boot_params *p,
+			const struct mem_range *ram, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t b = gpa_val(ram[i].base);
+
+		if (p->svsm_base >= b && p->svsm_base - b < ram[i].size) {
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The e820 table, and the ranges Linux needs as RAM inside it. */
 static void build_e820(const struct csvsm_boot_params *p,
 		       const struct bzimage_hdr *h, const struct mem_range *ram,
 		       unsigned n)
 {
 	struct linux_hole holes[2 + LINUX_LOADER_HOLES_MAX] = {
-		{p->svsm_base, p->svsm_size, LINUX_E820_RESERVED},
 		{p->linux_acpi_gpa, p->linux_acpi_size, LINUX_E820_ACPI},
+		{p->svsm_base, p->svsm_size, LINUX_E820_RESERVED},
 	};
-	unsigned nholes = 2 + linux_loader_holes(p, holes + 2);
+	/* The SVSM region is a hole only where it is RAM; apart from all
+	 * RAM (snp_boot_info allows nothing in between) Linux never sees
+	 * it. */
+	unsigned nholes = svsm_in_ram(p, ram, n) ? 2 : 1;
+
+	nholes += linux_loader_holes(p, holes + nholes);
 	uint64_t extent = linux_kernel_extent(p);
 	uint64_t init = h->init_size > extent ? h->init_size : extent;
 	const char *why;
