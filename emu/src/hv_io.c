@@ -3,7 +3,9 @@
 
 #include "arch.h"
 #include "hv.h"
+#include "hv_fwcfg.h"
 #include "hv_ioapic.h"
+#include "hv_pci.h"
 #include "hv_pic.h"
 #include "layout.h"
 
@@ -36,8 +38,9 @@
 #define KBC_PULSE_RESET 0xFEu
 #define PORT_SYSCTL_A 0x92u
 #define SYSCTL_A_RESET 1u
-#define FWCFG_DMA_FIRST 0x514u
-#define FWCFG_DMA_LAST 0x51Bu
+/* OVMF's ResetShutdown writes PM1_CNT at a fixed 0x604 (PMBASE 0x600,
+ * its own default), whatever PMBASE says. */
+#define OVMF_PM1_CNT 0x604u
 #define APM_CNT 0xB2u
 #define APM_STS 0xB3u
 /* The FADT's ACPI_ENABLE and ACPI_DISABLE for SMI_CMD on QEMU's q35
@@ -134,9 +137,26 @@ void hv_io_init(void)
 	__asm__ volatile("outl %0, %1" ::"a"(LPC_PMBASE), "Nd"(PCI_CONF_ADDR));
 	__asm__ volatile("inl %1, %0" : "=a"(base) : "Nd"(PCI_CONF_DATA));
 	base &= 0xFF80u;
-	if (base != 0 && base != 0xFF80u) {
+	if (base == 0xFF80u) {
+		base = 0;
+	}
+	if (base != 0) {
 		pm1_cnt = (uint16_t)(base + PM1_CNT_OFF);
 	}
+	mlog("hypervisor: ACPI PM block at 0x%x", base);
+	hv_pci_init((uint16_t)base);
+	hv_fwcfg_init();
+}
+
+/* The guest's port on QEMU's PM block: where the guest's PMBASE put it
+ * (hv_pci.c), and OVMF's fixed PM1_CNT. */
+static uint16_t pm_port(uint16_t port)
+{
+	port = hv_pci_pm_port(port);
+	if (pm1_cnt != 0 && port >= OVMF_PM1_CNT && port < OVMF_PM1_CNT + 2) {
+		port = (uint16_t)(pm1_cnt + (port - OVMF_PM1_CNT));
+	}
+	return port;
 }
 
 /* What ends the VM as power-off or reset; the machine cannot suspend, so
@@ -207,20 +227,15 @@ void hv_io_flush(void)
 
 /*
  * Ports the guest never reaches, because they drive the machine's own
- * platform: PCI configuration (the chipset: BARs, PMBASE, ECAM), fw_cfg
- * DMA (QEMU would write host physical memory: the machine's), and APM
- * (an SMI into the firmware below the machine). Reads are all ones (no
- * device), writes are dropped. The reset control port 0xCF9 is not among
- * them.
+ * platform: APM (an SMI into the firmware below the machine). Reads are
+ * all ones (no device), writes are dropped. PCI configuration and fw_cfg
+ * are the hypervisor's own devices (hv_pci.c, hv_fwcfg.c).
  */
 static bool machine_port(uint16_t port, unsigned size)
 {
 	uint32_t last = (uint32_t)port + size - 1;
 
-	return (last >= PCI_CONF_ADDR && port <= PCI_CONF_DATA + 3 &&
-		!(port == PORT_RESET_CONTROL && size == 1)) ||
-	       (last >= FWCFG_DMA_FIRST && port <= FWCFG_DMA_LAST) ||
-	       (last >= APM_CNT && port <= APM_STS);
+	return last >= APM_CNT && port <= APM_STS;
 }
 
 /*
@@ -291,6 +306,7 @@ void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 	if (port == MACHINE_EXIT_PORT && !in) {
 		hv_stop(*val & 0xFFu);
 	}
+	port = pm_port(port);
 	if (!in) {
 		power(c, vmpl, port, size, *val);
 	}
@@ -301,6 +317,14 @@ void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 		apm_command((uint8_t)*val);
 		return;
 	}
+	if (hv_fwcfg_port(port)) {
+		hv_fwcfg_io(port, size, in, val);
+		return;
+	}
+	if (hv_pci_port(port, size)) {
+		hv_pci_io(port, size, in, val);
+		return;
+	}
 	if (machine_port(port, size)) {
 		if (in) {
 			*val = 0xFFFFFFFFu;
@@ -308,7 +332,7 @@ void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 		return;
 	}
 	/* Everything else goes to QEMU's devices as it is: the UART, PIT,
-	 * RTC, ACPI PM block, keyboard controller, fw_cfg's data port. */
+	 * RTC, ACPI PM block, keyboard controller, CPU hotplug block. */
 	switch (size) {
 	case 1:
 		if (in) {

@@ -19,7 +19,8 @@
 
 #include "machine.h"
 
-/** Find the chipset's ACPI PM port block (q35: LPC 00:1f.0, PMBASE). */
+/** Find the chipset's ACPI PM port block (q35: LPC 00:1f.0, PMBASE);
+ * set up the guest's PCI configuration space and fw_cfg. */
 void hv_io_init(void);
 void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 	   uint32_t *val);

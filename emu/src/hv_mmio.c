@@ -5,6 +5,7 @@
 
 #include "hv_apic.h"
 #include "hv_ioapic.h"
+#include "hv_pci.h"
 
 #define XAPIC_BASE 0xFEE00000ull
 #define XAPIC_SIZE 0x1000ull
@@ -27,6 +28,9 @@ void hv_mmio(struct mcpu *c, unsigned vmpl, uint64_t gpa, unsigned len,
 	if (gpa >= IOAPIC_BASE && gpa - IOAPIC_BASE < IOAPIC_SIZE &&
 	    len <= IOAPIC_SIZE - (gpa - IOAPIC_BASE)) {
 		hv_ioapic_mmio(gpa - IOAPIC_BASE, len, write, data);
+		return;
+	}
+	if (hv_pci_ecam(gpa, len, write, data)) {
 		return;
 	}
 	if (!write) {

@@ -5,7 +5,9 @@
  * C-bit outside RAM). QEMU's physical IO-APIC, HPET and local APICs are
  * the machine's own, so nothing is forwarded: the guest gets a virtual
  * IO-APIC at 0xFEC00000 (registers only: no device interrupt reaches the
- * guest through it yet), and every other address reads as no device
+ * guest through it yet), PCI configuration through ECAM where the guest
+ * put it with the MCH's PCIEXBAR (hv_pci.h), and every other address
+ * reads as no device
  * (all ones) and drops writes, as an unassigned address does on a PC.
  */
 #ifndef MACHINE_HV_MMIO_H
