@@ -4,6 +4,8 @@
 #   scripts/emu-run.sh [--image IGVM] [--smp N] [--mem SIZE] [--hv MODE]
 #                      [--timeout S] [--check] [--expect STATUS]
 #                      [--log FILE] [--interactive]
+#                      [--guest-kernel FILE] [--guest-initrd FILE]
+#                      [--guest-append STRING]
 #                      [-- EXTRA-QEMU-ARGS...]
 # QEMU's status is (value << 1) | 1 of what was written to isa-debug-exit:
 # 33 the guest passed, 35 the guest reported failures, 37 the guest asked
@@ -18,6 +20,11 @@
 # --interactive: the terminal's keys go to the guest's COM1 as bytes,
 # Ctrl-C too (QEMU's stdio without signals, multiplexed): Ctrl-A X quits
 # QEMU, Ctrl-A H lists the rest. --timeout 0: no timeout.
+# --guest-kernel, --guest-initrd, --guest-append: the guest firmware's
+# -kernel, -initrd and -append, as a host's QEMU would give them to its
+# guest: fw_cfg files opt/csvsm/guest/{kernel,initrd,cmdline}, which the
+# machine's hypervisor serves to the guest as fw_cfg's kernel keys (a
+# bzImage split into setup and kernel, docs/emu.md "The guest's fw_cfg").
 set -uo pipefail
 
 image=build/csvsm.igvm
@@ -30,6 +37,9 @@ expect=""
 log=""
 machine=build/machine/emu.elf
 serial=(-serial stdio)
+guest_kernel=""
+guest_initrd=""
+guest_append=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image) image=$2; shift 2 ;;
@@ -40,6 +50,9 @@ while [ $# -gt 0 ]; do
 	--check) check=1; shift ;;
 	--expect) expect=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
+	--guest-kernel) guest_kernel=$2; shift 2 ;;
+	--guest-initrd) guest_initrd=$2; shift 2 ;;
+	--guest-append) guest_append=$2; shift 2 ;;
 	--interactive)
 		serial=(-chardev stdio,id=com1,mux=on,signal=off
 			-serial chardev:com1)
@@ -61,6 +74,16 @@ fwcfg=(-fw_cfg "name=opt/csvsm/igvm,file=$image")
 if [ -n "$hv" ]; then
 	printf '%s' "$hv" >"build/machine/hv-$hv"
 	fwcfg+=(-fw_cfg "name=opt/csvsm/hv,file=build/machine/hv-$hv")
+fi
+# QEMU's option syntax: a comma in a value is written twice.
+if [ -n "$guest_kernel" ]; then
+	fwcfg+=(-fw_cfg "name=opt/csvsm/guest/kernel,file=${guest_kernel//,/,,}")
+fi
+if [ -n "$guest_initrd" ]; then
+	fwcfg+=(-fw_cfg "name=opt/csvsm/guest/initrd,file=${guest_initrd//,/,,}")
+fi
+if [ -n "$guest_append" ]; then
+	fwcfg+=(-fw_cfg "name=opt/csvsm/guest/cmdline,string=${guest_append//,/,,}")
 fi
 
 # At the timeout the machine is asked, with an NMI through QMP, to say
