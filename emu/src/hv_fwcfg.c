@@ -325,22 +325,26 @@ static uint8_t data_byte(void)
 /* ---- DMA ---- */
 
 /* Under the RMP lock: host memory for [@gpa, @gpa + @len) if every page
- * is guest RAM the hypervisor may touch (shared), else NULL. */
+ * is guest memory the hypervisor may touch (shared) and the pages are
+ * consecutive in host memory (one QEMU DMA fills them), else NULL. */
 static uint8_t *shared_range(uint64_t gpa, uint64_t len)
 {
-	uint64_t page;
+	uint64_t first = gpa & ~(PAGE - 1), page;
+	uint8_t *host;
 
-	if ((gpa & MACHINE_C_MASK) != 0 || len == 0 || gpa + len < gpa ||
-	    guest_ptr(gpa, len) == NULL) {
+	if ((gpa & MACHINE_C_MASK) != 0 || len == 0 || gpa + len < gpa) {
 		return NULL;
 	}
-	for (page = gpa & ~(PAGE - 1); page < gpa + len; page += PAGE) {
-		if (rmp_check_shared_access(&machine_rmp, page) !=
-		    RMP_ACCESS_OK) {
+	host = guest_ptr(first, PAGE);
+	for (page = first; page < gpa + len; page += PAGE) {
+		if (host == NULL ||
+		    (uint8_t *)guest_ptr(page, PAGE) != host + (page - first) ||
+		    rmp_check_shared_access(&machine_rmp, page) !=
+			    RMP_ACCESS_OK) {
 			return NULL;
 		}
 	}
-	return guest_ptr(gpa, len);
+	return host + (gpa - first);
 }
 
 static void dma_refused(uint64_t gpa, const char *why)
