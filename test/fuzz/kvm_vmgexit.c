@@ -215,6 +215,8 @@ static void ghcb_from(const uint8_t *in, size_t len, bool odd_usage,
 					  SVM_VMGEXIT_AP_CREATION,
 					  SVM_VMGEXIT_HV_DOORBELL,
 					  SVM_VMGEXIT_SNP_RUN_VMPL,
+					  SVM_VMGEXIT_GET_APIC_IDS,
+					  SVM_VMGEXIT_HV_FEATURES,
 					  SVM_VMGEXIT_TERM_REQUEST};
 	uint64_t code;
 	static const unsigned off[] = {GHCB_OFF_SW_EXIT_CODE,
