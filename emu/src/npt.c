@@ -82,6 +82,28 @@ void npt_init(void)
 	rmp_unlock();
 }
 
+bool npt_walk_alias(unsigned vmpl, uint64_t gpa, bool write)
+{
+	uint64_t g = gpa & ~MACHINE_C_MASK & ~(PAGE - 1), index;
+	unsigned access;
+
+	if (vmpl >= MACHINE_VMPLS || !rmp_index(&machine_rmp, g, &index)) {
+		return false;
+	}
+	access = rmp_vmpl_access(&machine_rmp, vmpl, g);
+	if ((access & RMP_ACCESS_SHARED) != 0 ||
+	    (access & RMP_PERM_READ) == 0 ||
+	    (write && (access & RMP_PERM_WRITE) == 0)) {
+		return false;
+	}
+	__atomic_store_n(&shared_view.leaves[index],
+			 (MACHINE_GUEST_BASE + index * PAGE) | PTE_P | PTE_US |
+				 PTE_NX |
+				 ((access & RMP_PERM_WRITE) != 0 ? PTE_RW : 0),
+			 __ATOMIC_RELEASE);
+	return true;
+}
+
 uint64_t npt_root(unsigned vmpl, bool paged)
 {
 	return (uint64_t)(paged ? pml5[vmpl] : pml5_unpaged[vmpl]);

@@ -44,6 +44,9 @@ static bool phys_access(unsigned vmpl, uint64_t gpa, void *buf, size_t len,
 	return ok;
 }
 
+/* The guest's tables are read privately whatever the C-bit in CR3 or an
+ * entry says, as SNP hardware walks them; the leaf's C-bit says how the
+ * data is accessed. */
 static bool walk(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 		 uint64_t *gpa)
 {
@@ -63,8 +66,10 @@ static bool walk(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 		unsigned shift = 12u + 9u * (unsigned)level;
 		uint64_t pte;
 
-		if (!phys_access(vmpl, table + ((va >> shift) & 511u) * 8, &pte,
-				 sizeof(pte), RMP_PERM_READ, false) ||
+		if (!phys_access(vmpl,
+				 (table | MACHINE_C_MASK) +
+					 ((va >> shift) & 511u) * 8,
+				 &pte, sizeof(pte), RMP_PERM_READ, false) ||
 		    (pte & PTE_P) == 0) {
 			return false;
 		}
@@ -103,9 +108,13 @@ static bool copy(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 		size_t in_page = PAGE - (size_t)((va + done) & (PAGE - 1));
 		size_t n = len - done < in_page ? len - done : in_page;
 
-		ok = walk(v, vmpl, va + done, &gpa) &&
-		     phys_access(vmpl, gpa, (uint8_t *)buf + done, n, perm,
-				 write);
+		ok = walk(v, vmpl, va + done, &gpa);
+		/* Instruction fetches are private, whatever the leaf says. */
+		if ((perm & RMP_PERM_EXEC_SUPER) != 0) {
+			gpa |= MACHINE_C_MASK;
+		}
+		ok = ok && phys_access(vmpl, gpa, (uint8_t *)buf + done, n,
+				       perm, write);
 		done += n;
 	}
 	rmp_unlock();

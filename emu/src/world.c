@@ -514,31 +514,31 @@ static void exit_msr(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 
 /*
  * SEV: the CPU walks a guest's page tables as private memory whatever the
- * C-bit in CR3 says (Linux's decompressor loads CR3 without it). QEMU
- * walks through the alias CR3 names, so a walk from a CR3 without the
- * C-bit faults on the shared alias: the hardware role sets the C-bit in
- * the VMCB's CR3 (Linux masks it off wherever it reads CR3) and the walk
- * runs again. A table entry without it is not fixed so.
+ * C-bit in CR3 or in a table entry says (Linux's decompressor and OVMF's
+ * reset vector load CR3 without it; OVMF's upper levels lack it too). QEMU
+ * walks through the alias each names, so such a walk faults on the shared
+ * alias: the nested tables then map the shared alias of that table page
+ * onto the private page (npt_walk_alias), and the walk runs again over
+ * the guest's private table, as on hardware, with CR3 as the guest wrote
+ * it (OVMF reads CR3 back and uses it as an address). A data access
+ * through the same shared alias sees the guest's own private bytes until
+ * the RMP next changes that page (hardware would fault it), which gives
+ * the guest nothing it could not read and write through the private alias.
  */
-static bool walk_private(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
-			 uint64_t info1, uint64_t gpa)
+static bool walk_private(struct mcpu *c, unsigned vmpl, uint64_t info1,
+			 uint64_t gpa)
 {
-	struct vmcb_save *s = &c->vmcb[vmpl]->save;
 	uint64_t page = gpa & ~(PAGE - 1);
 	bool ok;
 
 	if ((info1 & NPF_PT_WALK) == 0 || (gpa & MACHINE_C_MASK) != 0 ||
-	    (s->cr3 & MACHINE_C_MASK) != 0 ||
-	    (s->cr3 & 0x000FFFFFFFFFF000ull) != page ||
 	    guest_ptr(page, PAGE) == NULL) {
 		return false;
 	}
 	rmp_lock();
-	ok = rmp_check_access(&machine_rmp, vmpl, page, RMP_PERM_READ) ==
-	     RMP_ACCESS_OK;
+	ok = npt_walk_alias(vmpl, page, (info1 & NPF_WRITE) != 0);
 	rmp_unlock();
 	if (ok) {
-		a->cr3 |= MACHINE_C_MASK;
 		c->flush_self = true;
 	}
 	return ok;
@@ -553,7 +553,7 @@ static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 	unsigned perm = RMP_PERM_READ;
 	enum rmp_fault fault = RMP_FAULT_NPF;
 
-	if (walk_private(c, vmpl, a, info1, gpa)) {
+	if (walk_private(c, vmpl, info1, gpa)) {
 		return; /* the walk runs again, privately */
 	}
 	/* Paging turned on since the VMRUN that chose the unpaged root: a
