@@ -309,8 +309,47 @@ bool hv_wake(struct mcpu *c, unsigned vmpl)
 	return vmpl == HV_APIC_VMPL && hv_apic_pending(c);
 }
 
+/*
+ * KVM's implicit conversion: an access to guest memory whose C-bit
+ * disagrees with the page's state (shared access to a private page, or
+ * the reverse) exits to QEMU (KVM_EXIT_MEMORY_FAULT), which converts the
+ * page (kvm_convert_memory) and runs the vCPU again. OVMF's SEC relies on
+ * it for its first GHCB. A page made shared so loses its validation, as
+ * on a real host; one made private comes back unvalidated (#VC 0x404).
+ */
+static bool convert_on_fault(uint64_t gpa)
+{
+	bool to_private = (gpa & MACHINE_C_MASK) != 0;
+	uint64_t page = gpa & ~MACHINE_C_MASK & ~(PAGE - 1);
+	const struct rmp_entry *e;
+	bool ok = false;
+
+	if (guest_ptr(page, PAGE) == NULL) {
+		return false;
+	}
+	rmp_lock();
+	e = rmp_lookup(&machine_rmp, page);
+	if (e != NULL && ((e->flags & RMP_F_ASSIGNED) != 0) != to_private) {
+		ok = rmp_hv_page_state(&machine_rmp, page, false, to_private) ==
+		     SNP_RET_SUCCESS;
+		if (ok) {
+			/* A PSMASH may have split the 2 MiB around it. */
+			rmp_changed(page & ~(SNP_PAGE_SIZE_2M - 1),
+				    SNP_PAGE_SIZE_2M);
+		}
+	}
+	rmp_unlock();
+	if (ok) {
+		rmp_flush_tlbs();
+	}
+	return ok;
+}
+
 void hv_npf(struct mcpu *c, unsigned vmpl, uint64_t gpa, uint64_t info1)
 {
+	if (convert_on_fault(gpa)) {
+		return; /* the access runs again */
+	}
 	if (vmpl == 0) {
 		mlog("vCPU %u VMPL0: #NPF at %llx (error %llx): not RAM, or "
 		     "the RMP refuses it",
