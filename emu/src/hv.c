@@ -113,6 +113,7 @@ static void op_cpuid(struct kvm *k, uint32_t leaf, uint32_t subleaf,
 	hv_cpuid(leaf, subleaf, xcr0, out);
 }
 
+#define X2APIC_TPR 0x808u /* the x2APIC TPR MSR */
 #define INJECT_RI_AFTER 8u
 #define HV_DOORBELL_VECTOR 0x20u
 
@@ -360,6 +361,15 @@ void hv_npf(struct mcpu *c, unsigned vmpl, uint64_t gpa, uint64_t info1)
 	 * make the hardware raise #VC(NPF) for MMIO; an RMP violation is
 	 * reflected the same way rather than hanging the vCPU. */
 	world_vc(c, vmpl, VC_NPF);
+}
+
+void hv_cr8_write(struct mcpu *c, unsigned vmpl, uint64_t cr8)
+{
+	uint64_t tpr = (cr8 & 0xFu) << 4;
+
+	if (vmpl == HV_APIC_VMPL) {
+		(void)hv_apic_msr(c, true, X2APIC_TPR, &tpr);
+	}
 }
 
 void hv_npf_sizem(struct mcpu *c, unsigned vmpl, uint64_t gpa)

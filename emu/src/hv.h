@@ -50,6 +50,9 @@ void hv_before_run(struct mcpu *c, unsigned vmpl, bool interruptible);
 /** Whether @c's vCPU, halted at @vmpl, has an event to wake for. */
 bool hv_wake(struct mcpu *c, unsigned vmpl);
 /** #NPF the hardware could not resolve: MMIO or an RMP violation. */
+/** The guest wrote @cr8 to CR8 at @vmpl (a trap: the write is done):
+ * the local APIC's TPR follows, as KVM's does. */
+void hv_cr8_write(struct mcpu *c, unsigned vmpl, uint64_t cr8);
 void hv_npf(struct mcpu *c, unsigned vmpl, uint64_t gpa, uint64_t info1);
 /** #NPF with SIZEM: smash the 2 MiB RMP entry that holds @gpa. */
 void hv_npf_sizem(struct mcpu *c, unsigned vmpl, uint64_t gpa);

@@ -36,6 +36,7 @@
 #define VMCB_I2_SKINIT (1u << 6)
 #define VMCB_I2_XSETBV (1u << 13)
 
+#define VMCB_INT_CTL_V_TPR_MASK 0xFull
 #define VMCB_INT_CTL_V_IRQ (1ull << 8)
 #define VMCB_INT_CTL_V_INTR_PRIO(p) ((uint64_t)(p) << 16)
 #define VMCB_INT_CTL_V_IGN_TPR (1ull << 20)
@@ -59,6 +60,8 @@
 #define SVM_EXIT_NMI 0x061u
 #define SVM_EXIT_VINTR 0x064u
 #define SVM_EXIT_HLT 0x078u
+#define SVM_EXIT_WRITE_CR8 0x018u
+#define VMCB_CR_WRITE(n) (1u << (16u + (n)))
 #define SVM_EXIT_SHUTDOWN 0x07Fu
 #define SVM_EXIT_VMRUN 0x080u
 #define SVM_EXIT_VMMCALL 0x081u

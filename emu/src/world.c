@@ -113,6 +113,9 @@ static void vmcb_init(struct vmcb *vmcb, unsigned vmpl)
 	/* #UD: the SNP instructions and XSAVEC; #GP: XRSTOR of a compacted
 	 * area (xsave.h). */
 	ctl->intercept_exc = (1u << VEC_UD) | (1u << VEC_GP);
+	/* CR8 writes (exit_cr8): QEMU 7.2's own handling of one raises a
+	 * pending virtual interrupt outside its big lock and aborts. */
+	ctl->intercept_cr = VMCB_CR_WRITE(8);
 	ctl->intercept1 = VMCB_I1_INTR | VMCB_I1_NMI | VMCB_I1_SMI |
 			  VMCB_I1_INIT | VMCB_I1_CPUID | VMCB_I1_HLT |
 			  VMCB_I1_INVLPGA | VMCB_I1_IOIO | VMCB_I1_MSR |
@@ -601,6 +604,54 @@ static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 	hv_npf(c, vmpl, gpa, info1);
 }
 
+static uint64_t vmsa_gpr(const struct snp_vmsa *a, unsigned r)
+{
+	const uint64_t regs[16] = {
+		a->rax, a->rcx, a->rdx, a->rbx, a->rsp, a->rbp, a->rsi, a->rdi,
+		a->r8,	a->r9,	a->r10, a->r11, a->r12, a->r13, a->r14, a->r15};
+
+	return regs[r & 15u];
+}
+
+/*
+ * MOV to CR8, intercepted (vmcb_init): the TPR's priority class. With
+ * SEV-ES, KVM takes CR8 writes as a trap (CR8_WRITE_TRAP) and keeps its
+ * local APIC's TPR in step: the hardware role sets the VMCB's V_TPR, from
+ * which the CPU answers reads of CR8, and tells the hypervisor. The forms:
+ * [REX] 0F 22 /r with REX.R (CR8), and AMD's LOCK 0F 22 /r (CR0 with LOCK:
+ * CR8). Anything else is #UD.
+ */
+static void exit_cr8(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+{
+	uint8_t b[4];
+	unsigned at = 0, rex = 0;
+	uint64_t v;
+
+	if (!gw_read(a, vmpl, a->rip, b, sizeof(b), true)) {
+		inject_hw(c, VEC_UD, false, 0);
+		return;
+	}
+	if (b[0] == 0xF0 || (b[0] & 0xF0u) == 0x40u) {
+		rex = b[0] == 0xF0 ? 0 : b[0];
+		at = 1;
+	}
+	if (at == 0 || b[at] != 0x0F || b[at + 1] != 0x22 ||
+	    (b[at + 2] & 0xC0u) != 0xC0u || ((b[at + 2] >> 3) & 7u) != 0 ||
+	    (b[0] != 0xF0 && (rex & 4u) == 0)) {
+		inject_hw(c, VEC_UD, false, 0);
+		return;
+	}
+	v = vmsa_gpr(a, (b[at + 2] & 7u) | ((rex & 1u) << 3));
+	if ((v & ~VMCB_INT_CTL_V_TPR_MASK) != 0) {
+		inject_hw(c, VEC_GP, true, 0); /* reserved bits */
+		return;
+	}
+	c->vmcb[vmpl]->control.int_ctl =
+		(c->vmcb[vmpl]->control.int_ctl & ~VMCB_INT_CTL_V_TPR_MASK) | v;
+	a->rip += at + 3;
+	hv_cr8_write(c, vmpl, v);
+}
+
 static void exit_vmmcall(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 {
 	static const uint8_t vmgexit[VMGEXIT_LEN] = {0xF3, 0x0F, 0x01, 0xD9};
@@ -686,6 +737,9 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	case SVM_EXIT_NMI:
 		/* The IPI handler runs (EOI) in the one-instruction window. */
 		__asm__ volatile("sti; nop; cli" ::: "memory");
+		break;
+	case SVM_EXIT_WRITE_CR8:
+		exit_cr8(c, vmpl, a);
 		break;
 	case SVM_EXIT_HLT:
 		a->rip += 1;
