@@ -276,7 +276,8 @@ static void mmio_devices(void)
 }
 
 /* Port I/O the machine keeps: the 8259s are virtual (Linux's probe
- * writes and reads back the mask), PCI configuration is no device. */
+ * writes and reads back the mask); PCI configuration is the hypervisor's
+ * q35 host bridge and LPC, nothing else (hv_pci.c). */
 static void machine_ports(void)
 {
 	out8(0x21, 0xAB);
@@ -284,6 +285,8 @@ static void machine_ports(void)
 	out8(0x21, 0xFF);
 	CHECK_EQ(in8(0x20), 0);	   /* nothing pending */
 	out32(0xCF8, 0x80000000u); /* 00:00.0, the host bridge */
+	CHECK_EQ(in32(0xCFC), 0x29C08086u);
+	out32(0xCF8, 0x80000800u); /* 00:01.0: QEMU's VGA, not the guest's */
 	CHECK_EQ(in32(0xCFC), 0xFFFFFFFFu);
 }
 
