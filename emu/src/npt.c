@@ -82,7 +82,7 @@ void npt_init(void)
 	rmp_unlock();
 }
 
-bool npt_walk_alias(unsigned vmpl, uint64_t gpa, bool write)
+bool npt_private_alias(unsigned vmpl, uint64_t gpa, unsigned perm)
 {
 	uint64_t g = gpa & ~MACHINE_C_MASK & ~(PAGE - 1), index;
 	unsigned access;
@@ -91,14 +91,15 @@ bool npt_walk_alias(unsigned vmpl, uint64_t gpa, bool write)
 		return false;
 	}
 	access = rmp_vmpl_access(&machine_rmp, vmpl, g);
-	if ((access & RMP_ACCESS_SHARED) != 0 ||
-	    (access & RMP_PERM_READ) == 0 ||
-	    (write && (access & RMP_PERM_WRITE) == 0)) {
+	if ((access & RMP_ACCESS_SHARED) != 0 || (perm & ~access) != 0) {
 		return false;
 	}
 	__atomic_store_n(&shared_view.leaves[index],
 			 (MACHINE_GUEST_BASE + index * PAGE) | PTE_P | PTE_US |
-				 PTE_NX |
+				 ((perm & (RMP_PERM_EXEC_USER |
+					   RMP_PERM_EXEC_SUPER)) == 0
+					  ? PTE_NX
+					  : 0) |
 				 ((access & RMP_PERM_WRITE) != 0 ? PTE_RW : 0),
 			 __ATOMIC_RELEASE);
 	return true;

@@ -31,13 +31,14 @@ void npt_init(void);
  * rmp_lock. */
 void npt_sync(uint64_t gpa, uint64_t len);
 /**
- * A guest page-table walk met the shared alias of @gpa: hardware walks a
- * guest's tables privately whatever the entries' C-bits say. If the page
- * is private, validated and readable (writable, for @write: accessed and
- * dirty bits) at @vmpl, map the shared alias onto it until the RMP next
- * changes it, and say so: the walk can run again. Under rmp_lock.
+ * A guest page-table walk or instruction fetch met the shared alias of
+ * @gpa: hardware makes both private whatever the C-bits say. If the page
+ * is private, validated and has @perm (RMP_PERM_*: read, write for
+ * accessed and dirty bits, execute for a fetch) at @vmpl, map the shared
+ * alias onto it (executable only for a fetch) until the RMP next changes
+ * it, and say so: the access can run again. Under rmp_lock.
  */
-bool npt_walk_alias(unsigned vmpl, uint64_t gpa, bool write);
+bool npt_private_alias(unsigned vmpl, uint64_t gpa, unsigned perm);
 /** The nested CR3 of @vmpl's view, with guest paging on (@paged) or
  * off. */
 uint64_t npt_root(unsigned vmpl, bool paged);

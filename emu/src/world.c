@@ -516,30 +516,40 @@ static void exit_msr(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 }
 
 /*
- * SEV: the CPU walks a guest's page tables as private memory whatever the
- * C-bit in CR3 or in a table entry says (Linux's decompressor and OVMF's
- * reset vector load CR3 without it; OVMF's upper levels lack it too). QEMU
- * walks through the alias each names, so such a walk faults on the shared
- * alias: the nested tables then map the shared alias of that table page
- * onto the private page (npt_walk_alias), and the walk runs again over
- * the guest's private table, as on hardware, with CR3 as the guest wrote
- * it (OVMF reads CR3 back and uses it as an address). A data access
- * through the same shared alias sees the guest's own private bytes until
- * the RMP next changes that page (hardware would fault it), which gives
- * the guest nothing it could not read and write through the private alias.
+ * SEV: the CPU walks a guest's page tables, and fetches its instructions,
+ * as private memory whatever the C-bit in CR3 or in a table entry says
+ * (Linux's decompressor and OVMF's reset vector load CR3 without it;
+ * OVMF's upper levels lack it too). QEMU goes through the alias each
+ * names, so such an access faults on the shared alias: the nested tables
+ * then map the shared alias of that page onto the private page
+ * (npt_private_alias), and the access runs again over the guest's private
+ * page, as on hardware, with CR3 as the guest wrote it (OVMF reads CR3
+ * back and uses it as an address). A data access through the same shared
+ * alias sees the guest's own private bytes until the RMP next changes that
+ * page (hardware would fault it), which gives the guest nothing it could
+ * not read and write through the private alias. False: the access is to
+ * be judged as the private one it is.
  */
-static bool walk_private(struct mcpu *c, unsigned vmpl, uint64_t info1,
-			 uint64_t gpa)
+static bool private_by_hardware(struct mcpu *c, unsigned vmpl,
+				const struct snp_vmsa *a, uint64_t info1,
+				uint64_t gpa)
 {
 	uint64_t page = gpa & ~(PAGE - 1);
+	unsigned perm = RMP_PERM_READ;
 	bool ok;
 
-	if ((info1 & NPF_PT_WALK) == 0 || (gpa & MACHINE_C_MASK) != 0 ||
-	    guest_ptr(page, PAGE) == NULL) {
+	if ((info1 & (NPF_PT_WALK | NPF_FETCH)) == 0 ||
+	    (gpa & MACHINE_C_MASK) != 0 || guest_ptr(page, PAGE) == NULL) {
 		return false;
 	}
+	if ((info1 & NPF_WRITE) != 0) {
+		perm |= RMP_PERM_WRITE;
+	}
+	if ((info1 & NPF_FETCH) != 0 && (info1 & NPF_PT_WALK) == 0) {
+		perm |= a->cpl == 3 ? RMP_PERM_EXEC_USER : RMP_PERM_EXEC_SUPER;
+	}
 	rmp_lock();
-	ok = npt_walk_alias(vmpl, page, (info1 & NPF_WRITE) != 0);
+	ok = npt_private_alias(vmpl, page, perm);
 	rmp_unlock();
 	if (ok) {
 		c->flush_self = true;
@@ -556,8 +566,12 @@ static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 	unsigned perm = RMP_PERM_READ;
 	enum rmp_fault fault = RMP_FAULT_NPF;
 
-	if (walk_private(c, vmpl, info1, gpa)) {
-		return; /* the walk runs again, privately */
+	if (private_by_hardware(c, vmpl, a, info1, gpa)) {
+		return; /* the walk or fetch runs again, privately */
+	}
+	if ((info1 & (NPF_PT_WALK | NPF_FETCH)) != 0) {
+		gpa |= MACHINE_C_MASK; /* judged as the private access it is */
+		page = gpa & ~MACHINE_C_MASK & ~(PAGE - 1);
 	}
 	/* Paging turned on since the VMRUN that chose the unpaged root: a
 	 * shared access meets the private alias. Run again on the paged
