@@ -19,6 +19,13 @@
 # PCRs 8 and 9 and the event log against the kernel, initrd and command
 # line that booted (--kernel, --initrd, --cmdline: default
 # build/linux/vmlinuz, initrd.img, and cmdline, whose one line is it).
+# --uefi firmware|none: Linux booted through OVMF (mk/uefi.mk), which
+# measured the boot into the vTPM (firmware) or had no driver for it
+# (none). The quote covers PCRs 0-9 and 16; with firmware, the event log
+# is OVMF's from securityfs, replayed by tpm2_eventlog to every quoted PCR
+# 0-9, PCR 4 holds the bzImage's Authenticode digest as Debian's pesign
+# computes it and PCR 9 the initrd's (the EFI stub's); with none, PCRs 0-9
+# are zero and there is no log.
 # The AK's binding to the EK: DIR is what scripts/linux-relying-party.sh
 # kept of the credential it made during the boot; it must have been made
 # with the verified manifest's EK for the name of the quote's AK, and the
@@ -34,8 +41,10 @@ initrd=build/linux/initrd.img
 cmdfile=build/linux/cmdline
 cred=""
 entry=decompressor
+uefi=""
 while [ $# -gt 3 ]; do
 	case $1 in
+	--uefi) uefi=$2; shift 2 ;;
 	--linux-entry) entry=$2; shift 2 ;;
 	--nonce) word=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
@@ -49,9 +58,14 @@ done
 [ $# -eq 3 ] || {
 	echo "usage: linux-check.sh [--nonce WORD] [--smp N] [--kernel F]" \
 		"[--initrd F] [--cmdline F] [--credential DIR]" \
-		"[--linux-entry decompressor|startup_64] LOG OUTDIR IMAGE" >&2
+		"[--linux-entry decompressor|startup_64] [--uefi firmware|none]" \
+		"LOG OUTDIR IMAGE" >&2
 	exit 2
 }
+case $uefi in
+"" | firmware | none) ;;
+*) echo "linux-check: --uefi $uefi: firmware or none" >&2; exit 2 ;;
+esac
 case $entry in
 decompressor | startup_64) ;;
 *) echo "linux-check: --linux-entry $entry: decompressor or startup_64" >&2; exit 2 ;;
@@ -184,7 +198,25 @@ fi
 # them) must hash to the quote's pcrDigest, so the values below are the
 # quoted ones.
 qnonce=$(echo "$nonce" | xxd -r -p | sha)
-pcr() { od -An -tx1 -v -j $(($2 * 32)) -N 32 "$1" | tr -d ' \n'; }
+# The quoted PCRs, in order (test/linux/csvsm-selftest's quote_pcrs).
+if [ -n "$uefi" ]; then
+	quote_pcrs="0 1 2 3 4 5 6 7 8 9 16"
+else
+	quote_pcrs="8 9 16"
+fi
+npcrs=0
+for p in $quote_pcrs; do npcrs=$((npcrs + 1)); done
+# PCR N's value in a file of the quoted PCRs.
+pcr() { # FILE N
+	local i=0 p
+	for p in $quote_pcrs; do
+		if [ "$p" = "$2" ]; then
+			od -An -tx1 -v -j $((i * 32)) -N 32 "$1" | tr -d ' \n'
+			return
+		fi
+		i=$((i + 1))
+	done
+}
 quoted=""
 if have quote ak-public.bin quote-msg.bin quote-sig.bin quote-pcrs.bin pcrs.bin; then
 	if ! tpm2_checkquote -u "$out/ak-public.bin" -m "$out/quote-msg.bin" \
@@ -194,9 +226,9 @@ if have quote ak-public.bin quote-msg.bin quote-sig.bin quote-pcrs.bin pcrs.bin;
 	else
 		digest=$(tpm2_print -t TPMS_ATTEST "$out/quote-msg.bin" 2>/dev/null |
 			sed -n 's/^ *pcrDigest: *//p')
-		if [ "$(wc -c <"$out/pcrs.bin")" = 96 ] &&
+		if [ "$(wc -c <"$out/pcrs.bin")" = $((32 * npcrs)) ] &&
 			[ "$(sha "$out/pcrs.bin")" = "$digest" ]; then
-			ok "quote (tpm2_checkquote: AK signature, nonce, PCRs 8, 9, 16)"
+			ok "quote (tpm2_checkquote: AK signature, nonce, PCRs ${quote_pcrs// /, })"
 			quoted=1
 		else
 			bad quote "pcrs.bin is not what the quote's pcrDigest ($digest) covers"
@@ -204,7 +236,7 @@ if have quote ak-public.bin quote-msg.bin quote-sig.bin quote-pcrs.bin pcrs.bin;
 	fi
 fi
 if [ -n "$quoted" ] && [ -s "$out/pcr16-after.bin" ] &&
-	[ "$(pcr "$out/pcrs.bin" 2)" != "$(hexf "$out/pcr16-after.bin")" ]; then
+	[ "$(pcr "$out/pcrs.bin" 16)" != "$(hexf "$out/pcr16-after.bin")" ]; then
 	bad quote "the quoted PCR 16 is not the extended value"
 fi
 
@@ -250,6 +282,76 @@ kernel_digest() {
 		kernel_part "$kernel" | sha
 	fi
 }
+# --- UEFI: the firmware's measurements ----------------------------------
+# The events of tpm2_eventlog's output as "PCR TYPE SHA256" lines.
+events() {
+	awk '/^- EventNum:/ { pcr = ""; type = ""; alg = "" }
+		/^  PCRIndex:/ { pcr = $2 }
+		/^  EventType:/ { type = $2 }
+		/AlgorithmId:/ { alg = $NF }
+		/Digest:/ && alg == "sha256" { d = $NF; gsub(/"/, "", d); print pcr, type, tolower(d) }' \
+		"$out/eventlog.txt"
+}
+# The replay's "pcrs:", "  sha256:", "    N  : 0x..." lines.
+replayed() { # PCR
+	awk -v n="$1" '/^pcrs:/ { p = 1; next } p && /^[^ ]/ { p = 0 }
+		p && /^  [a-z0-9]+:$/ { bank = $1; next }
+		p && bank == "sha256:" { sub(/:/, " "); if ($1 == n) print tolower($2) }' \
+		"$out/eventlog.txt" | sed 's/^0x//'
+}
+uefi_checks() {
+	local p got auth
+	if [ -z "$quoted" ]; then
+		bad pcr-measured "no quoted PCR values"
+		return
+	fi
+	if [ "$uefi" = none ]; then
+		for p in 0 1 2 3 4 5 6 7 8 9; do
+			if [ "$(pcr "$out/pcrs.bin" "$p")" != "$zero32" ]; then
+				bad pcr-measured "PCR $p is $(pcr "$out/pcrs.bin" "$p"), but the firmware has no vTPM driver"
+				return
+			fi
+		done
+		ok "pcr-measured (none: PCRs 0-9 zero, the firmware has no vTPM driver)"
+		if [ -s "$out/eventlog.bin" ]; then
+			bad eventlog "a firmware event log, but the firmware measures nothing"
+		fi
+		return
+	fi
+	have eventlog eventlog.bin || return
+	if ! tpm2_eventlog "$out/eventlog.bin" >"$out/eventlog.txt" 2>"$out/eventlog.err"; then
+		bad eventlog "tpm2_eventlog: $(head -n1 "$out/eventlog.err")"
+		return
+	fi
+	for p in 0 1 2 3 4 5 6 7 8 9; do
+		got=$(replayed "$p")
+		if [ -z "$got" ] && [ "$p" -le 7 ]; then
+			bad eventlog "the log has no event for PCR $p"
+			return
+		fi
+		if [ "${got:-$zero32}" != "$(pcr "$out/pcrs.bin" "$p")" ]; then
+			bad eventlog "the log replays PCR $p to ${got:-nothing}, the quote says $(pcr "$out/pcrs.bin" "$p")"
+			return
+		fi
+	done
+	ok "eventlog (tpm2_eventlog replays OVMF's log to the quoted PCRs 0-9)"
+	events >"$out/events.txt"
+	if ! auth=$(pesign --hash --in="$kernel" -d sha256 2>"$out/pesign.err" |
+		sed -n 's/^hash: *//p') || [ -z "$auth" ]; then
+		bad pcr-measured "pesign --hash $kernel: $(head -n1 "$out/pesign.err")"
+	elif ! grep -q "^4 EV_EFI_BOOT_SERVICES_APPLICATION $auth\$" "$out/events.txt"; then
+		bad pcr-measured "PCR 4 has no EV_EFI_BOOT_SERVICES_APPLICATION with the" \
+			"kernel's Authenticode digest $auth (pesign)"
+	elif ! grep -q "^9 [A-Z_]* $(sha "$initrd")\$" "$out/events.txt"; then
+		bad pcr-measured "PCR 9 has no event with the initrd's SHA-256 $(sha "$initrd")"
+	else
+		ok "pcr-measured (PCR 4: the bzImage's Authenticode digest, as pesign computes it; PCR 9: the initrd's digest)"
+	fi
+}
+
+if [ -n "$uefi" ]; then
+	uefi_checks
+else
 want8="" want9=""
 if [ -r "$kernel" ] && [ -r "$initrd" ] && [ -r "$cmdfile" ] &&
 	kernel_part "$kernel" >/dev/null && kd=$(kernel_digest); then
@@ -257,13 +359,13 @@ if [ -r "$kernel" ] && [ -r "$initrd" ] && [ -r "$cmdfile" ] &&
 	want9=$(extend "$(extend "$zero32" "$kd")" "$(sha "$initrd")")
 	if [ -z "$quoted" ]; then
 		bad pcr-measured "no quoted PCR values"
-	elif [ "$(pcr "$out/pcrs.bin" 1)" = "$zero32" ]; then
+	elif [ "$(pcr "$out/pcrs.bin" 9)" = "$zero32" ]; then
 		bad pcr-measured "PCR 9 is zero: nothing measured the kernel"
-	elif [ "$(pcr "$out/pcrs.bin" 1)" != "$want9" ]; then
-		bad pcr-measured "PCR 9 is $(pcr "$out/pcrs.bin" 1), not $want9" \
+	elif [ "$(pcr "$out/pcrs.bin" 9)" != "$want9" ]; then
+		bad pcr-measured "PCR 9 is $(pcr "$out/pcrs.bin" 9), not $want9" \
 			"(the kernel ${kernel##*/} then the initrd ${initrd##*/})"
-	elif [ "$(pcr "$out/pcrs.bin" 0)" != "$want8" ]; then
-		bad pcr-measured "PCR 8 is $(pcr "$out/pcrs.bin" 0), not $want8 (the command line)"
+	elif [ "$(pcr "$out/pcrs.bin" 8)" != "$want8" ]; then
+		bad pcr-measured "PCR 8 is $(pcr "$out/pcrs.bin" 8), not $want8 (the command line)"
 	else
 		ok "pcr-measured (PCR 8 = the command line, PCR 9 = kernel, initrd)"
 	fi
@@ -288,13 +390,15 @@ if have eventlog eventlog.bin; then
 		if [ "$got9" != "$want9" ] || [ "$got8" != "$want8" ]; then
 			bad eventlog "the log replays to PCR 8 ${got8:-none}, 9 ${got9:-none};" \
 				"expected 8 $want8, 9 $want9"
-		elif [ -n "$quoted" ] && { [ "$got8" != "$(pcr "$out/pcrs.bin" 0)" ] ||
-			[ "$got9" != "$(pcr "$out/pcrs.bin" 1)" ]; }; then
+		elif [ -n "$quoted" ] && { [ "$got8" != "$(pcr "$out/pcrs.bin" 8)" ] ||
+			[ "$got9" != "$(pcr "$out/pcrs.bin" 9)" ]; }; then
 			bad eventlog "the log's replay is not the quoted PCRs 8 and 9"
 		else
 			ok "eventlog (tpm2_eventlog replays PCRs 8 and 9 to the expected values)"
 		fi
 	fi
+fi
+
 fi
 
 echo "linux-check: $npass passed, $nfail failed (files in $out)"

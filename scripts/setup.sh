@@ -13,7 +13,10 @@ packages=(
 	binutils                     # objcopy, size for the firmware
 	libtpms-dev libssl-dev       # the vTPM engine (libtpms + libcrypto)
 	openssl                      # the emulated PSP's test certificates
-	zlib1g-dev ovmf              # IGVM checksums; OVMF as an IGVM input
+	zlib1g-dev ovmf              # IGVM checksums; Debian 12's OVMF, which
+	                             # csvsm-igvm must refuse (no SVSM support)
+	pesign                       # the kernel's Authenticode digest that
+	                             # OVMF measures into PCR 4 (make uefi-check)
 	libzstd-dev zstd             # csvsm-igvm --linux-entry startup_64;
 	                             # the host's own PCR 9 for it
 	tpm2-tools xxd               # vTPM tests with real TPM tools
