@@ -19,6 +19,7 @@ include mk/ovmf.mk
 include mk/snp.mk
 include mk/machine.mk
 include mk/linux.mk
+include mk/uefi.mk
 
 .PHONY: all setup run run-test-guest run-sim check bench fuzz clean format tidy
 
