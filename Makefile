@@ -21,7 +21,7 @@ include mk/machine.mk
 include mk/linux.mk
 include mk/uefi.mk
 
-.PHONY: all setup run run-test-guest run-sim check bench fuzz clean format tidy
+.PHONY: all setup run run-uefi run-test-guest run-sim check bench fuzz clean format tidy
 
 all: $(HOST_BINS) $(ASAN_BINS) $(FUZZ_TARGETS) $(SNP_FW) $(MACHINE_ELF) \
 	freestanding-check
@@ -62,6 +62,39 @@ run: setup
 		esac; \
 	fi
 
+# `make run-uefi`: the same kernel through Debian's OVMF 2026.08 at VMPL1,
+# which csvsm launches and serves and which measures the boot into csvsm's
+# vTPM (docs/uefi.md), with two CPUs. At a terminal, a shell on the
+# console; else the self-test with its relying party, and status 0 only
+# if nothing failed.
+RUN_UEFI_LOG := $(BUILD)/run/uefi.log
+run-uefi: setup
+	@if [ -t 0 ]; then \
+		$(MAKE) --no-print-directory $(MACHINE_ELF) $(UEFI_IMAGE) \
+			$(LINUX_VMLINUZ) $(LINUX_INITRD) $(UEFI)/cmdline-shell || exit 1; \
+		scripts/emu-run.sh --image $(UEFI_IMAGE) \
+			--smp 2 --mem 1G --timeout 0 --interactive \
+			--guest-kernel $(LINUX_VMLINUZ) --guest-initrd $(LINUX_INITRD) \
+			--guest-append "$$(cat $(UEFI)/cmdline-shell)" \
+			--log $(RUN_UEFI_LOG); \
+	else \
+		$(MAKE) --no-print-directory $(MACHINE_ELF) $(UEFI_IMAGE) \
+			$(LINUX_VMLINUZ) $(LINUX_INITRD) $(UEFI)/cmdline-firmware \
+			$(BIN)/csvsm-verify $(PKI_FILES) || exit 1; \
+		scripts/linux-relying-party.sh --image $(UEFI_IMAGE) \
+			--smp 2 --mem 1G --timeout 900 --expect 245 \
+			--guest-kernel $(LINUX_VMLINUZ) --guest-initrd $(LINUX_INITRD) \
+			--guest-append "$$(cat $(UEFI)/cmdline-firmware)" \
+			--log $(RUN_UEFI_LOG) || exit 1; \
+		r=$$(grep -aoE '[0-9]+ passed, [0-9]+ failed' $(RUN_UEFI_LOG) | \
+			tail -n1); \
+		case "$$r" in \
+		[1-9]*" 0 failed") echo "make run-uefi: the self-test: $$r" ;; \
+		*) echo "make run-uefi: the self-test did not pass:" \
+			"'$$r' (log: $(RUN_UEFI_LOG))"; exit 1 ;; \
+		esac; \
+	fi
+
 # The test guest on two CPUs: the SVSM's log and its results (what
 # `make run` showed before Linux).
 run-test-guest: setup
@@ -79,7 +112,7 @@ check: setup
 check-all: format-check banned-check layers-check tidy freestanding-check docs-check \
 	test test-snp test-asan emu-check emu-hostile-check vtpm-check attest-check igvm-check \
 	snp-image-check linux-check-test linux-emu-check linux-stable-check linux-refusal-check \
-	linux-shell-check fuzz-smoke
+	linux-shell-check uefi-check uefi-shell-check fuzz-smoke
 	@echo "make check: all checks passed"
 
 bench: setup

@@ -62,3 +62,15 @@ uefi-check: $(UEFI_DEPS)
 	@$(call uefi_boot,measured-smp1,$(UEFI_IMAGE),1,firmware)
 	@$(call uefi_boot,measured-smp4,$(UEFI_IMAGE),4,firmware)
 	@$(call uefi_boot,trixie-smp2,$(UEFI_IMAGE_TRIXIE),2,none)
+
+# `make run-uefi` at a terminal, checked through a pseudo-terminal as
+# linux-shell-check does `make run`'s: OVMF boots the kernel with the
+# shell's command line, the shell answers, `poweroff -f` ends the VM
+# (the session in build/uefi/shell-session.log).
+.PHONY: uefi-shell-check
+uefi-shell-check: $(UEFI_IMAGE) $(MACHINE_ELF) $(LINUX_VMLINUZ) \
+		$(LINUX_INITRD) $(UEFI)/cmdline-shell
+	@scripts/linux-shell-check.sh --image $(UEFI_IMAGE) --smp 2 \
+		--log $(UEFI)/shell-session.log -- \
+		--guest-kernel $(LINUX_VMLINUZ) --guest-initrd $(LINUX_INITRD) \
+		--guest-append "$$(cat $(UEFI)/cmdline-shell)"

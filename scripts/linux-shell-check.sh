@@ -6,8 +6,11 @@
 # Ctrl-C ending a foreground job, a configfs-tsm report from the SVSM
 # (outblob's size), then `poweroff -f` ends QEMU with 245.
 #   scripts/linux-shell-check.sh [--image IGVM] [--smp N] [--log FILE]
+#                                [-- EMU-RUN-ARGS...]
 # The whole session, as the terminal showed it, goes to FILE
-# (build/linux-shell/session.log).
+# (build/linux-shell/session.log). EMU-RUN-ARGS go to scripts/emu-run.sh
+# as they are: `make run-uefi`'s shell (mk/uefi.mk) passes the kernel,
+# initrd and command line OVMF boots (--guest-kernel ...).
 set -uo pipefail
 
 image=build/csvsm-linux-shell.igvm
@@ -18,22 +21,24 @@ while [ $# -gt 0 ]; do
 	--image) image=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
+	--) shift; break ;;
 	*) echo "linux-shell-check: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
 mkdir -p "$(dirname "$log")"
 
-exec python3 - "$image" "$smp" "$log" <<'EOF'
+exec python3 - "$image" "$smp" "$log" "$@" <<'EOF'
 import os, pty, re, select, sys, time
 
 image, smp, log = sys.argv[1], sys.argv[2], sys.argv[3]
+extra = sys.argv[4:]
 start = time.time()
 pid, fd = pty.fork()
 if pid == 0:
     os.execvp("scripts/emu-run.sh",
               ["scripts/emu-run.sh", "--image", image, "--smp", smp,
                "--mem", "1G", "--timeout", "1200", "--interactive",
-               "--log", os.path.splitext(log)[0] + "-qemu.log"])
+               "--log", os.path.splitext(log)[0] + "-qemu.log"] + extra)
 
 seen = b""
 out = open(log, "wb")
