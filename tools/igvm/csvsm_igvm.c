@@ -43,6 +43,7 @@
 #include "../common/file_io.h"
 #include "../common/hex.h"
 #include "elf_segments.h"
+#include "fv_check.h"
 #include "identity_pt.h"
 #include "igvm.h"
 #include "igvm_write.h"
@@ -312,12 +313,21 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 	}
 	if (ovmf != NULL) {
 		fw = tool_read_file(ovmf, MAX_FILE, &olen);
+		size_t at = 0;
+
 		if (fw == NULL || olen == 0 || olen % IGVM_PAGE != 0 ||
 		    olen > (16u << 20)) {
 			fprintf(stderr,
 				"csvsm-igvm: %s: not a firmware "
 				"volume of whole pages\n",
 				ovmf);
+			return 2;
+		}
+		why = fv_check(fw, olen, &at);
+		if (why != NULL) {
+			fprintf(stderr, "csvsm-igvm: %s: at 0x%zx: %s\n", ovmf,
+				at, why);
+			free(fw);
 			return 2;
 		}
 	}
