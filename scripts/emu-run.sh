@@ -13,7 +13,8 @@
 # (ACPI), 249 the PSP refused the launch, 251 a vCPU shut down,
 # 253 the SVSM (VMPL0) asked to terminate, 255 the machine panicked,
 # 247 the timeout: the machine stopped on the host's NMI, saying where
-# each vCPU was (124 or 137: it did not answer).
+# each vCPU was (124 or 137: it did not answer); 239: this script stopped
+# the machine on the guest firmware's own report of a dead end (below).
 # --check: fail unless the guest passed with "0 failed" and the machine's
 # launch measurement equals `csvsm-igvm measure IMAGE`.
 # --expect STATUS: fail unless QEMU ended with STATUS.
@@ -25,6 +26,12 @@
 # guest: fw_cfg files opt/csvsm/guest/{kernel,initrd,cmdline}, which the
 # machine's hypervisor serves to the guest as fw_cfg's kernel keys (a
 # bzImage split into setup and kernel, docs/emu.md "The guest's fw_cfg").
+# Without --interactive the console is watched for the guest firmware's
+# own reports of a dead end, where it would spin until the timeout:
+# OVMF's exception banner ("!!!! X64 Exception Type", then its register
+# dump and CpuDeadLoop), and, given --guest-kernel, OVMF booting its
+# built-in shell (it could not start that kernel). The machine is then
+# stopped at once through QMP (status 239) with the firmware's line.
 set -uo pipefail
 
 image=build/csvsm.igvm
@@ -86,6 +93,48 @@ if [ -n "$guest_append" ]; then
 	fwcfg+=(-fw_cfg "name=opt/csvsm/guest/cmdline,string=${guest_append//,/,,}")
 fi
 
+# One QMP command to QEMU (qmp_capabilities first).
+qmp_send() { # COMMAND
+	python3 - "$qmp" "$1" <<-'PY'
+		import json, socket, sys
+		s = socket.socket(socket.AF_UNIX)
+		s.settimeout(5)
+		s.connect(sys.argv[1])
+		f = s.makefile("rw")
+		f.readline()
+		for cmd in ("qmp_capabilities", sys.argv[2]):
+		    f.write(json.dumps({"execute": cmd}) + "\n")
+		    f.flush()
+		    f.readline()
+	PY
+}
+
+# The console, to the terminal and the log; a dead end the firmware
+# reports stops the machine (the reason in $stopped) a moment later, once
+# its register dump is out.
+stopped=$log.stopped
+rm -f "$stopped"
+console_watch() {
+	local line why
+	while IFS= read -r line || [ -n "$line" ]; do
+		printf '%s\n' "$line"
+		why=""
+		case $line in
+		*'!!!! X64 Exception Type'* | *'!!!! IA32 Exception Type'*)
+			why="the guest firmware took an exception: ${line//!!!! /}"
+			;;
+		*'BdsDxe: loading Boot'*'"EFI Internal Shell"'*)
+			[ -z "$guest_kernel" ] ||
+				why="OVMF did not start the kernel (${guest_kernel##*/}) and booted its shell"
+			;;
+		esac
+		if [ -n "$why" ] && [ ! -e "$stopped" ]; then
+			printf '%s\n' "$why" >"$stopped"
+			(sleep 1 && qmp_send quit >/dev/null 2>&1) &
+		fi
+	done
+}
+
 # At the timeout the machine is asked, with an NMI through QMP, to say
 # where each vCPU is and stop (status 247, docs/emu.md "When a run
 # stops"); QEMU is killed only if it has not stopped $grace s later.
@@ -101,18 +150,7 @@ watchdog() {
 	wait "$s"
 	echo "emu-run: timeout after ${timeout_s}s: asking the machine" \
 		"where each vCPU is (NMI)" >&2
-	python3 - "$qmp" <<-'PY' || echo "emu-run: QMP did not answer" >&2
-		import json, socket, sys
-		s = socket.socket(socket.AF_UNIX)
-		s.settimeout(5)
-		s.connect(sys.argv[1])
-		f = s.makefile("rw")
-		f.readline()
-		for cmd in ("qmp_capabilities", "inject-nmi"):
-		    f.write(json.dumps({"execute": cmd}) + "\n")
-		    f.flush()
-		    f.readline()
-	PY
+	qmp_send inject-nmi || echo "emu-run: QMP did not answer" >&2
 }
 limit=0
 if [ "$timeout_s" -gt 0 ]; then
@@ -126,8 +164,16 @@ timeout --foreground -k 5 "$limit" \
 	-smp "$smp" -m "$mem" -display none "${serial[@]}" -monitor none \
 	-qmp "unix:$qmp,server=on,wait=off" \
 	-no-reboot -nodefaults -kernel "$machine" "${fwcfg[@]}" \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@" 2>&1 | tee "$log"
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@" 2>&1 |
+	if [ "${serial[0]}" = -serial ]; then
+		console_watch | tee "$log"
+	else
+		tee "$log" # keys echoed as typed: no line buffering
+	fi
 status=${PIPESTATUS[0]}
+if [ -e "$stopped" ]; then
+	status=239
+fi
 end=$(date +%s.%N)
 if [ -n "${dog:-}" ]; then
 	kill "$dog" 2>/dev/null
@@ -148,6 +194,7 @@ case $status in
 251) what="a vCPU shut down" ;;
 253) what="the SVSM terminated" ;;
 255) what="the machine panicked" ;;
+239) what="stopped: $(cat "$stopped")" ;;
 *) what="QEMU exited with status $status" ;;
 esac
 echo "emu-run: -smp $smp${hv:+ --hv $hv}: $what (${secs}s)"
