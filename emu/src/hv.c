@@ -211,15 +211,49 @@ static bool op_ap_hlt_loop(struct kvm *k, struct kvm_vcpu *v)
 	return false;
 }
 
+/* What a GHCB termination reason means, for the reason sets the GHCB
+ * spec (set 0) and Linux (set 1, arch/x86/include/asm/sev-common.h)
+ * define; csvsm's own (set 3) are named by the SVSM's log. "" if none. */
+static const char *term_reason(uint32_t set, uint32_t code)
+{
+	static const char *const gen[] = {
+		"general request", "GHCB protocol version unsupported",
+		"SEV-SNP unsupported by the hypervisor"};
+	static const char *const lnx[] = {
+		"GHCB registration failed",
+		"page state change failed",
+		"PVALIDATE failed",
+		"not running at VMPL0: a kernel without SVSM support",
+		"CPUID validation failed",
+		"CPUID failed in the hypervisor fallback",
+		"secrets page failure",
+		"no SVSM advertised in the secrets page",
+		"the SVSM set the guest's VMPL to 0",
+		"the SVSM's Calling Area is not page aligned",
+		"Secure TSC initialisation failed",
+		"the SVSM's Calling Area could not be remapped",
+		"Secure AVIC failure"};
+
+	if (set == 0 && code < sizeof(gen) / sizeof(gen[0])) {
+		return gen[code];
+	}
+	if (set == 1 && code < sizeof(lnx) / sizeof(lnx[0])) {
+		return lnx[code];
+	}
+	return "";
+}
+
 static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 			 uint32_t code)
 {
 	unsigned vmpl = exit_vmpl[v->index];
+	const char *why = term_reason(set, code);
 
 	(void)k;
 	hv_io_flush();
-	mlog("vCPU %u VMPL%u asked to terminate: reason set %u code %u",
-	     v->index, vmpl, set, code);
+	mlog("vCPU %u VMPL%u asked to terminate: reason set %u code %u%s%s%s",
+	     v->index, vmpl, set, code, *why != '\0' ? " (" : "", why,
+	     *why != '\0' ? ")" : "");
 	if (set == 0 && code == 0) { /* also KVM's own kill */
 		uint8_t *g = guest_ptr(v->ghcb_gpa[vmpl], PAGE);
 		uint64_t sw[3] = {0, 0, 0};
