@@ -112,7 +112,7 @@ check: setup
 check-all: format-check banned-check layers-check tidy freestanding-check docs-check \
 	test test-snp test-asan emu-check emu-hostile-check vtpm-check attest-check igvm-check \
 	snp-image-check linux-check-test linux-emu-check linux-stable-check linux-refusal-check \
-	linux-shell-check uefi-check uefi-shell-check fuzz-smoke
+	linux-shell-check uefi-check uefi-shell-check uefi-refusal-check fuzz-smoke
 	@echo "make check: all checks passed"
 
 bench: setup
@@ -126,6 +126,7 @@ bench: setup
 	@scripts/bench-emu.sh
 	@scripts/bench-linux.sh --smp 2
 	@scripts/bench-linux-tpm.sh --smp 2
+	@$(MAKE) --no-print-directory $(UEFI_IMAGE) $(UEFI)/cmdline-firmware && scripts/bench-uefi.sh
 
 clean:
 	rm -rf build

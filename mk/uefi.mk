@@ -74,3 +74,14 @@ uefi-shell-check: $(UEFI_IMAGE) $(MACHINE_ELF) $(LINUX_VMLINUZ) \
 		--log $(UEFI)/shell-session.log -- \
 		--guest-kernel $(LINUX_VMLINUZ) --guest-initrd $(LINUX_INITRD) \
 		--guest-append "$$(cat $(UEFI)/cmdline-shell)"
+
+# Wrong inputs on the UEFI path end at once with their reason: OVMF
+# without SVSM support, truncated or damaged images refused by
+# csvsm-igvm; damage the firmware itself finds, a file that is no kernel
+# and a kernel that cannot run at VMPL1 stopped with the firmware's or
+# the kernel's own report (scripts/uefi-refusal-check.sh).
+.PHONY: uefi-refusal-check
+uefi-refusal-check: $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF) $(OVMF_TRIXIE) \
+		$(LINUX_OLD)/vmlinuz $(LINUX_VMLINUZ) $(LINUX_INITRD)
+	@scripts/uefi-refusal-check.sh $(OVMF_TRIXIE) $(IGVM_OVMF_NO_SVSM) \
+		$(LINUX_OLD)/vmlinuz
