@@ -420,3 +420,48 @@ TEST(rmp_model, hv_psc_4k_inside_2m_smashes_and_keeps_511_validated)
 	EXPECT_TRUE(page_validated(0x233000));
 	EXPECT_TRUE(page_validated(0x235000));
 }
+
+/* Banks (emu's guest memory: RAM, then windows such as OVMF's volume
+ * below 4 GiB and an SVSM region at 512 GiB): each a run of entries after
+ * the others', every operation on the page's own entry, nothing between
+ * them, a 2 MiB entry whole in its bank. */
+TEST(rmp_model, banks_map_their_gpas_to_their_own_entries)
+{
+	const uint64_t fw = 0xFFE00000ull, svsm = 512ull << 30;
+	uint64_t index = 0;
+	bool unchanged;
+
+	rmp_init(&rmp, entries, 512); /* 2 MiB of RAM from 0 */
+	ASSERT_TRUE(rmp_add_bank(&rmp, fw, 512));
+	ASSERT_TRUE(rmp_add_bank(&rmp, svsm, 1024));
+	EXPECT_EQ(rmp.page_count, 2048u);
+	/* Refused: overlapping, unaligned, partial 2 MiB, at 2^52. */
+	EXPECT_FALSE(rmp_add_bank(&rmp, fw, 512));
+	EXPECT_FALSE(rmp_add_bank(&rmp, 0x40001000ull, 512));
+	EXPECT_FALSE(rmp_add_bank(&rmp, 0x40000000ull, 100));
+	EXPECT_FALSE(rmp_add_bank(&rmp, 1ull << 52, 512));
+	EXPECT_EQ(rmp.banks, 3u);
+	ASSERT_TRUE(rmp_index(&rmp, fw + 0x5123, &index));
+	EXPECT_EQ(index, 512u + 5u);
+	ASSERT_TRUE(rmp_index(&rmp, svsm + 0x200000, &index));
+	EXPECT_EQ(index, 1024u + 512u);
+	/* Between the banks there is no memory. */
+	EXPECT_FALSE(rmp_index(&rmp, 0x200000, &index));
+	EXPECT_TRUE(rmp_lookup(&rmp, fw - 4096) == NULL);
+	EXPECT_TRUE(rmp_lookup(&rmp, svsm + 1024 * 4096ull) == NULL);
+	EXPECT_TRUE(rmp_backed(&rmp, fw, 512 * 4096ull));
+	EXPECT_FALSE(rmp_backed(&rmp, fw, 512 * 4096ull + 1));
+	EXPECT_FALSE(rmp_backed(&rmp, 0x1FF000, 0x2000)); /* RAM's end */
+	/* A 2 MiB assign in the SVSM bank, a 4 KiB validate there: SIZEM
+	 * first, as in RAM; the firmware bank's entries stay untouched. */
+	EXPECT_EQ(rmp_hv_assign(&rmp, svsm + 0x200000, true), SNP_RET_SUCCESS);
+	EXPECT_EQ(rmp_pvalidate(&rmp, 0, svsm + 0x201000, 0, true, &unchanged),
+		  RMP_NPF_SIZEM);
+	EXPECT_EQ(rmp_hv_psmash(&rmp, svsm + 0x200000), SNP_RET_SUCCESS);
+	EXPECT_EQ(rmp_pvalidate(&rmp, 0, svsm + 0x201000, 0, true, &unchanged),
+		  SNP_RET_SUCCESS);
+	EXPECT_TRUE(entries[1024 + 512 + 1].flags & RMP_F_VALIDATED);
+	EXPECT_EQ(rmp_lookup(&rmp, fw)->flags, 0u);
+	EXPECT_EQ(rmp_pvalidate(&rmp, 0, 0x200000, 0, true, &unchanged),
+		  SNP_RET_FAIL_INPUT);
+}
