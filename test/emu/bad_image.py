@@ -5,8 +5,11 @@
   bad_image.py MODE IN OUT
   truncated     the file cut in half
   checksum      one byte of the variable headers changed, checksum kept
-  vmsa-outside  the boot VMSA's GPA beyond guest RAM (checksum fixed)
-  page-outside  one page's GPA beyond guest RAM (checksum fixed)
+  vmsa-outside  the boot VMSA's GPA beyond the guest physical space the
+                machine backs (checksum fixed)
+  page-outside  one page's GPA beyond it (checksum fixed)
+(A GPA above RAM but inside that space is backed, as QEMU's IGVM loader
+makes memory for it: docs/emu.md, "Memory and the C-bit".)
 
 Reads the format itself (IGVM, format version 1: a 24-byte fixed header,
 then 8-byte-aligned type/length structures), independently of the C
@@ -18,7 +21,7 @@ import zlib
 
 PAGE_DATA = 0x302
 VP_CONTEXT = 0x304
-OUTSIDE = 0x7FFF0000000  # far above any RAM the machine has
+OUTSIDE = 1 << 50  # beyond the 48 bits of guest physical space emu backs
 
 
 def structures(data):
