@@ -155,23 +155,23 @@ with tempfile.TemporaryDirectory() as tmp:
         counts[2] = counts.get(2, 0) + 1
 
     # OVMF's SEV metadata, read here from the image: SEC memory, the
-    # secrets page and the Calling Area as zero pages, its CPUID page as a
-    # CPUID page; the kernel hashes page only with a measured kernel.
+    # secrets page, the Calling Area and the kernel hashes page (QEMU's
+    # without kernel-hashes=on) as zero pages, its CPUID page as a CPUID
+    # page.
     sections = sev_sections(ovmf)
     expect(sections is not None, "the OVMF has SEV metadata")
     caa = [base for base, _s, t in sections or [] if t == SVSM_CAA]
     expect(len(caa) == 1, "the OVMF has one SVSM Calling Area section")
     zero_pages, cpuid_pages, secrets_gpa = set(), set(), None
     for base, size, typ in sections or []:
-        if typ == KERNEL_HASHES:
-            continue
         for off in range(0, size, 4096):
             (cpuid_pages if typ == CPUID else zero_pages).add(base + off)
         if typ == SECRETS:
             secrets_gpa = base
     expect(all(got.get(g, b"x") is None and types[g] == 0
                for g in zero_pages),
-           "OVMF's SEC memory, secrets page and CA are zero pages")
+           "OVMF's SEC memory, secrets page, CA and kernel hashes page "
+           "are zero pages")
     expect(all(types.get(g) == 2 for g in cpuid_pages),
            "OVMF's CPUID page is a CPUID page")
     # csvsm's boot parameters: the measured page after the memory map.

@@ -93,8 +93,9 @@ static uint64_t default_svsm_size(uint64_t base, const uint8_t *fw, size_t len)
 	return (limit - base) & ~(uint64_t)(0x200000 - 1);
 }
 
-/* OVMF's SEV metadata: SEC memory and its secrets and CA pages as zero
- * (private, pre-validated) pages, its CPUID page host-filled. */
+/* OVMF's SEV metadata: SEC memory, its secrets and CA pages and its
+ * kernel hashes page as zero (private, pre-validated) pages, its CPUID
+ * page host-filled. */
 static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
 			      size_t len, struct csvsm_boot_params *params,
 			      uint64_t svsm_base, uint64_t svsm_end)
@@ -137,10 +138,10 @@ static bool add_ovmf_sections(struct igvm_builder *b, const uint8_t *fw,
 				(unsigned long long)svsm_end);
 			return false;
 		}
-		if (s->type == OVMF_SECTION_KERNEL_HASHES) {
-			continue; /* only with a measured kernel */
-		}
-		/* No file data: zero pages, or the host's CPUID table. */
+		/* No file data: zero pages, or the host's CPUID table. The
+		 * kernel hashes page (OVMF 2026.08 has one) too is a zero page,
+		 * as QEMU launches it without kernel-hashes=on: csvsm measures
+		 * no fw_cfg kernel, the firmware does (docs/uefi.md). */
 		for (off = 0; off < s->size; off += IGVM_PAGE) {
 			igvm_add_page(b, s->base + off, NULL,
 				      s->type == OVMF_SECTION_CPUID

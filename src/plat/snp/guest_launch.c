@@ -167,10 +167,11 @@ void snp_grant_launched(const struct csvsm_boot_params *p)
 			grant(s->base, s->size, 0);
 			break;
 		case OVMF_SECTION_CPUID: /* data: never executed */
+		case OVMF_SECTION_KERNEL_HASHES:
 			grant(s->base, s->size,
 			      RMPADJUST_READ | RMPADJUST_WRITE);
 			break;
-		default: /* secrets and CA: svsm_init(); hashes: not loaded */
+		default: /* secrets and CA: svsm_init() */
 			break;
 		}
 	}
