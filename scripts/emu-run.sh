@@ -5,7 +5,7 @@
 #                      [--timeout S] [--check] [--expect STATUS]
 #                      [--log FILE] [--interactive]
 #                      [--guest-kernel FILE] [--guest-initrd FILE]
-#                      [--guest-append STRING]
+#                      [--guest-append STRING] [--max-ram-below-4g SIZE]
 #                      [-- EXTRA-QEMU-ARGS...]
 # QEMU's status is (value << 1) | 1 of what was written to isa-debug-exit:
 # 33 the guest passed, 35 the guest reported failures, 37 the guest asked
@@ -47,6 +47,7 @@ serial=(-serial stdio)
 guest_kernel=""
 guest_initrd=""
 guest_append=""
+max_low=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image) image=$2; shift 2 ;;
@@ -60,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--guest-kernel) guest_kernel=$2; shift 2 ;;
 	--guest-initrd) guest_initrd=$2; shift 2 ;;
 	--guest-append) guest_append=$2; shift 2 ;;
+	--max-ram-below-4g) max_low=$2; shift 2 ;;
 	--interactive)
 		serial=(-chardev stdio,id=com1,mux=on,signal=off
 			-serial chardev:com1)
@@ -88,6 +90,12 @@ if [ -n "$guest_kernel" ]; then
 fi
 if [ -n "$guest_initrd" ]; then
 	fwcfg+=(-fw_cfg "name=opt/csvsm/guest/initrd,file=${guest_initrd//,/,,}")
+fi
+# q35's max-ram-below-4g (SIZE: bytes, or with K, M or G): the guest's
+# RAM beyond it lies from 4 GiB, where OVMF leaves it unaccepted and Linux
+# accepts it lazily through the SVSM.
+if [ -n "$max_low" ]; then
+	fwcfg+=(-fw_cfg "name=opt/csvsm/max-ram-below-4g,string=$max_low")
 fi
 if [ -n "$guest_append" ]; then
 	fwcfg+=(-fw_cfg "name=opt/csvsm/guest/cmdline,string=${guest_append//,/,,}")

@@ -64,7 +64,7 @@ static void note_ram(uint64_t *top, uint64_t total, uint64_t gpa, uint64_t len)
 }
 
 const char *guest_mem_plan(const uint8_t *img, size_t size, uint64_t total,
-			   struct guest_mem_plan *plan)
+			   uint64_t max_low, struct guest_mem_plan *plan)
 {
 	struct igvm_file f;
 	struct igvm_item it;
@@ -132,6 +132,19 @@ const char *guest_mem_plan(const uint8_t *img, size_t size, uint64_t total,
 		return "its ranges above RAM need all the machine's memory";
 	}
 	plan->ram = total - used;
+	if (plan->ram > max_low) {
+		plan->ram_high = plan->ram - max_low;
+		plan->ram = max_low;
+		for (i = 0; i < plan->windows; i++) {
+			const struct rmp_bank *w = &plan->window[i];
+
+			if (w->gpa < GUEST_MEM_HIGH + plan->ram_high &&
+			    GUEST_MEM_HIGH < w->gpa + w->pages * PAGE) {
+				return "a range of it where RAM above 4 GiB "
+				       "lies";
+			}
+		}
+	}
 	if (top > plan->ram) {
 		return "it needs more RAM than the machine has left";
 	}

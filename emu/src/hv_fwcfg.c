@@ -546,7 +546,8 @@ static void make_ready(void)
 {
 	uint32_t i, n = dir_len >= 4 ? (dir_len - 4) / sizeof(*dir) : 0;
 
-	e820_len = (uint32_t)hv_fwcfg_e820(guest_ram_size, e820, sizeof(e820));
+	e820_len = (uint32_t)hv_fwcfg_e820(guest_ram_size, guest_ram_high, e820,
+					   sizeof(e820));
 	for (i = 0; i < n; i++) {
 		if (__builtin_bswap16(dir[i].key_be) == KEY_E820) {
 			dir[i].size_be = be32(e820_len);

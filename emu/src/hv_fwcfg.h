@@ -82,9 +82,13 @@ uint32_t hv_fwcfg_dir(const struct hv_fwcfg_file *in, uint32_t n,
 		      const struct hv_fwcfg_file *extra, uint32_t n_extra,
 		      struct hv_fwcfg_file *out, uint32_t cap);
 
-/** etc/e820 for @ram_size bytes of guest RAM from 0 into @buf (room for
+/* Where RAM above the low limit starts (guest_mem.h's GUEST_MEM_HIGH). */
+#define HV_FWCFG_RAM_HIGH 0x100000000ull
+/** etc/e820 for @ram_size bytes of guest RAM from 0 and @high_size from
+ * 4 GiB (0: none) into @buf (room for
  * @cap bytes): its size, 0 if it does not fit. */
-size_t hv_fwcfg_e820(uint64_t ram_size, uint8_t *buf, size_t cap);
+size_t hv_fwcfg_e820(uint64_t ram_size, uint64_t high_size, uint8_t *buf,
+		     size_t cap);
 
 /**
  * The loader keys for a bzImage of @kernel_size bytes whose first

@@ -141,15 +141,24 @@ uint32_t hv_fwcfg_dir(const struct hv_fwcfg_file *in, uint32_t n,
 /* One entry: all of the guest's RAM from 0, as QEMU lists the RAM below
  * 4 GiB as one range. Where the layout gains holes or RAM above 4 GiB,
  * this is the one place to say so. */
-size_t hv_fwcfg_e820(uint64_t ram_size, uint8_t *buf, size_t cap)
+size_t hv_fwcfg_e820(uint64_t ram_size, uint64_t high_size, uint8_t *buf,
+		     size_t cap)
 {
-	if (ram_size == 0 || cap < HV_FWCFG_E820_ENTRY) {
+	size_t need =
+		high_size != 0 ? 2 * HV_FWCFG_E820_ENTRY : HV_FWCFG_E820_ENTRY;
+
+	if (ram_size == 0 || cap < need) {
 		return 0;
 	}
 	put_le(buf, 0, 8);
 	put_le(buf + 8, ram_size, 8);
 	put_le(buf + 16, HV_FWCFG_E820_RAM, 4);
-	return HV_FWCFG_E820_ENTRY;
+	if (high_size != 0) {
+		put_le(buf + HV_FWCFG_E820_ENTRY, HV_FWCFG_RAM_HIGH, 8);
+		put_le(buf + HV_FWCFG_E820_ENTRY + 8, high_size, 8);
+		put_le(buf + HV_FWCFG_E820_ENTRY + 16, HV_FWCFG_E820_RAM, 4);
+	}
+	return need;
 }
 
 static const char *linux_header(const uint8_t *hdr, size_t hdr_len,

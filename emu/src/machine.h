@@ -97,6 +97,9 @@ unsigned mcpu_count(void);
 /* The guest's RAM: guest physical [0, guest_ram_size). The guest's memory
  * is that and the loader's windows (guest_mem.h). */
 extern uint64_t guest_ram_size;
+/* RAM above the low limit (q35's max-ram-below-4g): guest physical
+ * [4 GiB, 4 GiB + guest_ram_high); 0: none. */
+extern uint64_t guest_ram_high;
 /** Host pointer to guest physical @gpa (C-bit stripped), or NULL when
  * [@gpa, @gpa + @len) is not in one bank of guest memory. */
 void *guest_ptr(uint64_t gpa, uint64_t len);

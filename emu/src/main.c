@@ -100,6 +100,58 @@ static enum hv_mode hv_mode_from_fwcfg(void)
 	machine_panic("opt/csvsm/hv: unknown behaviour '%s'", name);
 }
 
+/*
+ * q35's max-ram-below-4g, from the host's command line (emu-run.sh
+ * --max-ram-below-4g SIZE: fw_cfg opt/csvsm/max-ram-below-4g, a number
+ * of bytes with an optional K, M or G): the guest's RAM beyond it lies
+ * from 4 GiB. Without it, all RAM is below 4 GiB.
+ */
+static uint64_t max_ram_below_4g(void)
+{
+	char s[24];
+	uint32_t size;
+	uint16_t sel;
+	uint64_t v = 0;
+	unsigned i;
+
+	if (!fwcfg_file("opt/csvsm/max-ram-below-4g", &size, &sel)) {
+		return UINT64_MAX;
+	}
+	memset(s, 0, sizeof(s));
+	if (size == 0 || size >= sizeof(s) || !fwcfg_read_file(sel, s, size)) {
+		machine_panic("opt/csvsm/max-ram-below-4g: unreadable");
+	}
+	for (i = 0; s[i] >= '0' && s[i] <= '9' && v < (1ull << 40); i++) {
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	switch (s[i]) {
+	case 'K':
+		v <<= 10;
+		i++;
+		break;
+	case 'M':
+		v <<= 20;
+		i++;
+		break;
+	case 'G':
+		v <<= 30;
+		i++;
+		break;
+	default:
+		break;
+	}
+	while (s[i] == '\n' || s[i] == ' ') {
+		i++;
+	}
+	if (i == 0 || s[i] != '\0' || v == 0 || v >= (1ull << 32) ||
+	    v % SNP_PAGE_SIZE_2M != 0) {
+		machine_panic("opt/csvsm/max-ram-below-4g: '%s' is not a "
+			      "size of whole 2 MiB below 4 GiB",
+			      s);
+	}
+	return v;
+}
+
 static void ap_main(struct mcpu *c)
 {
 	world_cpu_init(c);
@@ -168,17 +220,23 @@ void machine_main(uint32_t start_info_pa)
 	if (!fwcfg_read_file(sel, image, image_size)) {
 		machine_panic("fw_cfg: cannot read the IGVM image");
 	}
-	why = guest_mem_plan(image, image_size, guest_mem, &plan);
+	why = guest_mem_plan(image, image_size, guest_mem, max_ram_below_4g(),
+			     &plan);
 	if (why != NULL) {
 		mlog("launch refused: the IGVM image's memory: %s", why);
 		machine_exit(MACHINE_EXIT_LAUNCH_REFUSED);
 	}
 	guest_ram_size = plan.ram;
+	guest_ram_high = plan.ram_high;
 	rmp_setup(&plan);
 	assign_guest_ram();
 	npt_init();
 	mlog("%u CPUs, guest RAM %llu MiB, IGVM image %u bytes", cpus,
 	     (unsigned long long)(guest_ram_size / MIB), image_size);
+	if (guest_ram_high != 0) {
+		mlog("guest RAM above 4 GiB: %llu MiB (max-ram-below-4g)",
+		     (unsigned long long)(guest_ram_high / MIB));
+	}
 	for (i = 0; i < plan.windows; i++) {
 		mlog("guest memory 0x%llx+%llu MiB for the image (not RAM)",
 		     (unsigned long long)plan.window[i].gpa,

@@ -12,6 +12,7 @@
 
 static uint64_t heap_next, heap_end;
 uint64_t guest_ram_size;
+uint64_t guest_ram_high;
 static struct mlock mm_lock;
 
 void mm_init(uint64_t base, uint64_t end)

@@ -16,6 +16,7 @@
 #include "abi/snp.h"
 
 #include "cpuid.h"
+#include "guest_mem.h"
 #include "hv.h"
 #include "layout.h"
 #include "machine.h"
@@ -100,15 +101,24 @@ static bool op_cpuid_check(void *ctx, const struct snp_cpuid_fn *fn)
 static unsigned op_memory_map(void *ctx, struct igvm_memory_map_entry *e,
 			      unsigned max)
 {
+	unsigned n = 0;
+
 	(void)ctx;
 	if (max == 0) {
 		return 0;
 	}
-	memset(e, 0, sizeof(*e));
-	e->starting_gpa_page_number = 0;
-	e->number_of_pages = guest_ram_size / PAGE;
-	e->entry_type = IGVM_MEMORY_MAP_MEMORY;
-	return 1;
+	memset(e, 0, sizeof(*e) * (max < 2 ? max : 2));
+	e[n].starting_gpa_page_number = 0;
+	e[n].number_of_pages = guest_ram_size / PAGE;
+	e[n].entry_type = IGVM_MEMORY_MAP_MEMORY;
+	n++;
+	if (guest_ram_high != 0 && max > 1) {
+		e[n].starting_gpa_page_number = GUEST_MEM_HIGH / PAGE;
+		e[n].number_of_pages = guest_ram_high / PAGE;
+		e[n].entry_type = IGVM_MEMORY_MAP_MEMORY;
+		n++;
+	}
+	return n;
 }
 
 static void op_secrets_fill(void *ctx, uint8_t page[4096])

@@ -12,7 +12,7 @@ static uint64_t flush_gen;
 
 void rmp_setup(const struct guest_mem_plan *plan)
 {
-	uint64_t pages = plan->ram / PAGE;
+	uint64_t pages = (plan->ram + plan->ram_high) / PAGE;
 	uint64_t bytes;
 	unsigned i;
 
@@ -22,6 +22,10 @@ void rmp_setup(const struct guest_mem_plan *plan)
 	bytes = pages * sizeof(struct rmp_entry);
 	rmp_init(&machine_rmp, mm_alloc_pages((bytes + PAGE - 1) / PAGE),
 		 plan->ram / PAGE);
+	if (plan->ram_high != 0) {
+		MCHECK(rmp_add_bank(&machine_rmp, GUEST_MEM_HIGH,
+				    plan->ram_high / PAGE));
+	}
 	for (i = 0; i < plan->windows; i++) {
 		MCHECK(rmp_add_bank(&machine_rmp, plan->window[i].gpa,
 				    plan->window[i].pages));

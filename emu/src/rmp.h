@@ -21,7 +21,8 @@
 
 extern struct rmp machine_rmp;
 
-/** The RMP over the planned guest memory: RAM, then each window, every
+/** The RMP over the planned guest memory: RAM, RAM above 4 GiB, then
+ * each window, every
  * entry's host page at MACHINE_GUEST_BASE + its index * 4 KiB. */
 void rmp_setup(const struct guest_mem_plan *plan);
 void rmp_lock(void);

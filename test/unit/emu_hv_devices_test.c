@@ -98,18 +98,28 @@ TEST(emu_fwcfg, directory_drops_a_qemu_file_on_a_synthetic_key)
 
 TEST(emu_fwcfg, e820_lists_guest_ram)
 {
-	uint8_t buf[HV_FWCFG_E820_ENTRY];
+	uint8_t buf[2 * HV_FWCFG_E820_ENTRY];
 	uint64_t addr, len;
 	uint32_t type;
 
-	ASSERT_EQ(hv_fwcfg_e820(0x1E000000ull, buf, sizeof(buf)), 20);
+	ASSERT_EQ(hv_fwcfg_e820(0x1E000000ull, 0, buf, 20), 20);
 	memcpy(&addr, buf, 8);
 	memcpy(&len, buf + 8, 8);
 	memcpy(&type, buf + 16, 4);
 	EXPECT_EQ(addr, 0);
 	EXPECT_EQ(len, 0x1E000000ull);
 	EXPECT_EQ(type, 1);
-	EXPECT_EQ(hv_fwcfg_e820(0x1E000000ull, buf, 19), 0);
+	EXPECT_EQ(hv_fwcfg_e820(0x1E000000ull, 0, buf, 19), 0);
+	/* RAM above the low limit (q35's max-ram-below-4g): from 4 GiB. */
+	ASSERT_EQ(hv_fwcfg_e820(0x20000000ull, 0x10000000ull, buf, sizeof(buf)),
+		  40);
+	memcpy(&addr, buf + 20, 8);
+	memcpy(&len, buf + 28, 8);
+	memcpy(&type, buf + 36, 4);
+	EXPECT_EQ(addr, 0x100000000ull);
+	EXPECT_EQ(len, 0x10000000ull);
+	EXPECT_EQ(type, 1);
+	EXPECT_EQ(hv_fwcfg_e820(0x20000000ull, 0x10000000ull, buf, 39), 0);
 }
 
 /* A bzImage's first bytes: boot protocol 2.15, loaded high. */
