@@ -83,6 +83,7 @@ run-uefi: setup
 			$(BIN)/csvsm-verify $(PKI_FILES) || exit 1; \
 		scripts/linux-relying-party.sh --image $(UEFI_IMAGE) \
 			--smp 2 --mem 1G --timeout 900 --expect 245 \
+			--max-ram-below-4g $(UEFI_MAX_LOW) \
 			--guest-kernel $(LINUX_VMLINUZ) --guest-initrd $(LINUX_INITRD) \
 			--guest-append "$$(cat $(UEFI)/cmdline-firmware)" \
 			--log $(RUN_UEFI_LOG) || exit 1; \
