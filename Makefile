@@ -127,7 +127,7 @@ bench: setup
 	@scripts/bench-emu.sh
 	@scripts/bench-linux.sh --smp 2
 	@scripts/bench-linux-tpm.sh --smp 2
-	@$(MAKE) --no-print-directory $(UEFI_IMAGE) $(UEFI)/cmdline-firmware && scripts/bench-uefi.sh
+	@$(MAKE) --no-print-directory $(UEFI_IMAGE) $(UEFI)/cmdline-firmware && scripts/bench-uefi.sh --max-ram-below-4g $(UEFI_MAX_LOW)
 
 clean:
 	rm -rf build
