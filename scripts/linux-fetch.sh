@@ -56,6 +56,8 @@
 # from there and downloads and builds nothing.
 set -euo pipefail
 
+# shellcheck source=scripts/apt-private.sh
+. "$(dirname "$0")/apt-private.sh"
 die() {
 	echo "linux-fetch: $*" >&2
 	exit 1
@@ -179,64 +181,9 @@ done
 series=$(sed -E 's/^([0-9]+:)?([0-9]+\.[0-9]+).*/\2/' <<<"${ver[kernel]}")
 
 # --- the private apt -----------------------------------------------------
-mirror() {
-	if [ -n "${CSVSM_DEBIAN_MIRROR:-}" ]; then
-		echo "$CSVSM_DEBIAN_MIRROR"
-		return
-	fi
-	local codename uri
-	# shellcheck disable=SC1091 # the host's, read at run time
-	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-	# shellcheck disable=SC2016 # apt's $(FIELD) syntax, not the shell's
-	uri=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(TARGET_OF)' \
-		2>/dev/null | awk -v c="$codename" '$2 == c && $3 == "deb" \
-		{ print $1; exit }')
-	[ -n "$uri" ] || die "cannot tell the host's Debian mirror (release" \
-		"'$codename' in its apt sources); set CSVSM_DEBIAN_MIRROR"
-	echo "$uri"
-}
-
 apt_dir=$(mkdir -p "$out" && cd "$out" && pwd)/apt
 apt_setup() {
-	[ -r "$keyring" ] || die "$keyring missing (package debian-archive-keyring)"
-	local m s
-	m=$(mirror)
-	mkdir -p "$apt_dir"/{etc/parts,etc/prefs,lists/partial,cache/archives/partial}
-	: >"$apt_dir/status"
-	: >"$apt_dir/etc/sources.list"
-	for s in "${suites[@]}"; do
-		echo "deb [signed-by=$keyring] $m $s main" >>"$apt_dir/etc/sources.list"
-	done
-	cat >"$apt_dir/apt.conf" <<-EOF
-		// Written by scripts/linux-fetch.sh: only this file configures apt.
-		Dir::Etc::Parts "$apt_dir/etc/parts";
-		Dir::Etc::Main "$apt_dir/apt.conf";
-		Dir::Etc::SourceList "$apt_dir/etc/sources.list";
-		Dir::Etc::SourceParts "$apt_dir/etc/parts";
-		Dir::Etc::Preferences "$apt_dir/etc/preferences";
-		Dir::Etc::PreferencesParts "$apt_dir/etc/prefs";
-		Dir::Etc::Trusted "$apt_dir/etc/trusted.gpg";
-		Dir::Etc::TrustedParts "$apt_dir/etc/parts";
-		Dir::State "$apt_dir";
-		Dir::State::Lists "$apt_dir/lists";
-		Dir::State::status "$apt_dir/status";
-		Dir::Cache "$apt_dir/cache";
-		APT::Architecture "amd64";
-		APT::Architectures { "amd64"; };
-		Acquire::Languages "none";
-		Acquire::Retries "3";
-		// Keep the lists compressed and no binary caches: 10 MB, not 140.
-		Acquire::GzipIndexes "true";
-		Acquire::CompressionTypes::Order { "gz"; };
-		Dir::Cache::pkgcache "";
-		Dir::Cache::srcpkgcache "";
-	EOF
-	# As root apt downloads as user _apt, who may not write here.
-	if [ "$(id -u)" -eq 0 ]; then
-		echo 'APT::Sandbox::User "root";' >>"$apt_dir/apt.conf"
-	fi
-	echo "linux-fetch: apt-get update (${suites[*]} from $m)" >&2
-	APT_CONFIG=$apt_dir/apt.conf apt-get update -qq ||
+	apt_private_setup "$apt_dir" linux-fetch "${suites[@]}" ||
 		die "apt-get update failed (network, mirror or signatures; see above)"
 }
 papt() { APT_CONFIG=$apt_dir/apt.conf "$@"; }

@@ -34,6 +34,8 @@
 # warm run checks the cached file's SHA-256 and downloads nothing.
 set -euo pipefail
 
+# shellcheck source=scripts/apt-private.sh
+. "$(dirname "$0")/apt-private.sh"
 die() {
 	echo "ovmf-fetch: $*" >&2
 	exit 1
@@ -117,73 +119,11 @@ else
 	[ $ignore_vu -eq 0 ] || novu=("$latest")
 fi
 
-# --- the private apt (as scripts/linux-fetch.sh's) -------------------------
-mirror() {
-	if [ -n "${CSVSM_DEBIAN_MIRROR:-}" ]; then
-		echo "$CSVSM_DEBIAN_MIRROR"
-		return
-	fi
-	local codename uri
-	# shellcheck disable=SC1091 # the host's, read at run time
-	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-	# shellcheck disable=SC2016 # apt's $(FIELD) syntax, not the shell's
-	uri=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(TARGET_OF)' \
-		2>/dev/null | awk -v c="$codename" '$2 == c && $3 == "deb" \
-		{ print $1; exit }')
-	[ -n "$uri" ] || die "cannot tell the host's Debian mirror (release" \
-		"'$codename' in its apt sources); set CSVSM_DEBIAN_MIRROR"
-	echo "$uri"
-}
-
+# --- the private apt (scripts/apt-private.sh) ---------------------------
 apt_dir=""
 apt_setup() {
-	[ -r "$keyring" ] || die "$keyring missing (package debian-archive-keyring)"
-	local m s opt
-	m=$(mirror)
 	apt_dir=$(mkdir -p "$out" && cd "$out" && pwd)/apt
-	mkdir -p "$apt_dir"/{etc/parts,etc/prefs,lists/partial,cache/archives/partial}
-	: >"$apt_dir/status"
-	: >"$apt_dir/etc/sources.list"
-	for s in "${suites[@]}"; do
-		# Valid-Until is ignored for the suites the lock names alone
-		# (testing's and unstable's Release files outlive it in the
-		# archive we reach); the signature is checked for all.
-		opt=""
-		if [[ " ${novu[*]} " == *" $s "* ]]; then
-			opt=" check-valid-until=no"
-		fi
-		echo "deb [signed-by=$keyring$opt] $m $s main" >>"$apt_dir/etc/sources.list"
-	done
-	cat >"$apt_dir/apt.conf" <<-EOF
-		// Written by scripts/ovmf-fetch.sh: only this file configures apt.
-		Dir::Etc::Parts "$apt_dir/etc/parts";
-		Dir::Etc::Main "$apt_dir/apt.conf";
-		Dir::Etc::SourceList "$apt_dir/etc/sources.list";
-		Dir::Etc::SourceParts "$apt_dir/etc/parts";
-		Dir::Etc::Preferences "$apt_dir/etc/preferences";
-		Dir::Etc::PreferencesParts "$apt_dir/etc/prefs";
-		Dir::Etc::Trusted "$apt_dir/etc/trusted.gpg";
-		Dir::Etc::TrustedParts "$apt_dir/etc/parts";
-		Dir::State "$apt_dir";
-		Dir::State::Lists "$apt_dir/lists";
-		Dir::State::status "$apt_dir/status";
-		Dir::Cache "$apt_dir/cache";
-		APT::Architecture "amd64";
-		APT::Architectures { "amd64"; };
-		Acquire::Languages "none";
-		Acquire::Retries "3";
-		// Keep the lists compressed and no binary caches.
-		Acquire::GzipIndexes "true";
-		Acquire::CompressionTypes::Order { "gz"; };
-		Dir::Cache::pkgcache "";
-		Dir::Cache::srcpkgcache "";
-	EOF
-	# As root apt downloads as user _apt, who may not write here.
-	if [ "$(id -u)" -eq 0 ]; then
-		echo 'APT::Sandbox::User "root";' >>"$apt_dir/apt.conf"
-	fi
-	echo "ovmf-fetch: apt-get update (${suites[*]} from $m)" >&2
-	APT_CONFIG=$apt_dir/apt.conf apt-get update -qq ||
+	apt_private_setup "$apt_dir" ovmf-fetch "${suites[@]}" -- "${novu[@]}" ||
 		die "apt-get update failed (network, mirror or signatures; a" \
 			"suite whose Release file is expired needs an" \
 			"ignore-valid-until line, or --ignore-valid-until)"
