@@ -107,7 +107,8 @@ fi
 for c in snp-active snp-vmpl1 cpus-online sev-guest attest-svsm attest-vmpl1 \
 	mem-shared-private tpm-devices tpm-dmesg tpm-random tpm-pcr-extend tpm-ek \
 	tpm-quote tpm-credential tpm-seal tpm-seal-refused pcr-measured tpm-eventlog \
-	$(grep -qw 'csvsm.accept=lazy' "$cmdfile" 2>/dev/null && echo mem-lazy-accept); do
+	$(grep -qw 'csvsm.accept=lazy' "$cmdfile" 2>/dev/null && echo mem-lazy-accept) \
+	$([ -z "$uefi" ] || echo efi-runtime); do
 	grep -qE "(^|[^A-Z])PASS $c( |\$)" "$clean" || bad "guest-$c" "not passed"
 done
 if [ -n "$smp" ]; then

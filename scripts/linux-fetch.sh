@@ -87,8 +87,10 @@ done
 out=$1
 # The modules the guest loads; `modinfo -F depends` brings their chains
 # (configfs, then tsm in 6.12 or tsm_report from 6.16). One built into
-# the kernel (modules.builtin) is not loaded.
-wanted_modules=(sev-guest)
+# the kernel (modules.builtin) is not loaded. efivarfs: the self-test
+# reads UEFI variables through it, at VMPL1, when OVMF booted Linux (its
+# filesystem registers without EFI too; only mounting it needs EFI).
+wanted_modules=(sev-guest efivarfs)
 # Kernel options the kit relies on (docs/linux.md); a pin without them fails.
 required_config=(CONFIG_AMD_MEM_ENCRYPT=y 'CONFIG_SEV_GUEST=[ym]'
 	'CONFIG_TSM_REPORTS=[ym]' 'CONFIG_CONFIGFS_FS=[ym]' CONFIG_BLK_DEV_INITRD=y
