@@ -62,6 +62,7 @@ struct line {
 static struct line lines[MACHINE_VMPLS];
 static struct mlock lines_lock;
 static uint16_t pm1_cnt; /* 0: none found */
+static uint16_t pm_base; /* QEMU's ICH9 PM block; 0: none found */
 /* COM1's line control and interrupt enable as the guest wrote them: the
  * bytes it sends never reach the UART, so the hypervisor raises its
  * "transmitter empty" interrupt itself (on IO-APIC pin 4). */
@@ -142,6 +143,7 @@ void hv_io_init(void)
 	}
 	if (base != 0) {
 		pm1_cnt = (uint16_t)(base + PM1_CNT_OFF);
+		pm_base = (uint16_t)base;
 	}
 	mlog("hypervisor: ACPI PM block at 0x%x", base);
 	hv_pci_init((uint16_t)base);
@@ -227,15 +229,23 @@ void hv_io_flush(void)
 
 /*
  * Ports the guest never reaches, because they drive the machine's own
- * platform: APM (an SMI into the firmware below the machine). Reads are
- * all ones (no device), writes are dropped. PCI configuration and fw_cfg
- * are the hypervisor's own devices (hv_pci.c, hv_fwcfg.c).
+ * platform: APM (an SMI into the firmware below the machine), and the
+ * ICH9 PM block's SMI_EN, SMI_STS and TCO registers (PMBASE + 0x30 to
+ * + 0x7F: which events raise an SMI, and the TCO watchdog). The guest
+ * keeps the block's ACPI part, which its FADT names: PM1 events and
+ * control, the PM timer, GPE0 (PMBASE + 0x00 to + 0x2F). Reads are all
+ * ones (no device), writes are dropped. PCI configuration and fw_cfg are
+ * the hypervisor's own devices (hv_pci.c, hv_fwcfg.c).
  */
+#define PM_SMI_FIRST 0x30u
+#define PM_SMI_LAST 0x7Fu
 static bool machine_port(uint16_t port, unsigned size)
 {
 	uint32_t last = (uint32_t)port + size - 1;
 
-	return last >= APM_CNT && port <= APM_STS;
+	return (last >= APM_CNT && port <= APM_STS) ||
+	       (pm_base != 0 && last >= pm_base + PM_SMI_FIRST &&
+		port <= pm_base + PM_SMI_LAST);
 }
 
 /*

@@ -280,6 +280,8 @@ static void mmio_devices(void)
  * q35 host bridge and LPC, nothing else (hv_pci.c). */
 static void machine_ports(void)
 {
+	uint16_t pmbase;
+
 	out8(0x21, 0xAB);
 	CHECK_EQ(in8(0x21), 0xAB);
 	out8(0x21, 0xFF);
@@ -288,6 +290,16 @@ static void machine_ports(void)
 	CHECK_EQ(in32(0xCFC), 0x29C08086u);
 	out32(0xCF8, 0x80000800u); /* 00:01.0: QEMU's VGA, not the guest's */
 	CHECK_EQ(in32(0xCFC), 0xFFFFFFFFu);
+	/* The LPC's PM block: its ACPI part (the PM timer ticks), not its
+	 * SMI_EN (PMBASE + 0x30), which would steer SMIs into the firmware
+	 * below the machine: no device, a write does not take. */
+	out32(0xCF8, 0x8000F840u); /* 00:1f.0, PMBASE */
+	pmbase = (uint16_t)(in32(0xCFC) & 0xFF80u);
+	CHECK_THAT(pmbase != 0, "the LPC names a PM block");
+	CHECK_THAT(in32((uint16_t)(pmbase + 8)) != 0xFFFFFFFFu,
+		   "the PM timer reads");
+	out32((uint16_t)(pmbase + 0x30), 0x1u);
+	CHECK_EQ(in32((uint16_t)(pmbase + 0x30)), 0xFFFFFFFFu);
 }
 
 /* Linux without IRQ remapping leaves x2APIC for xAPIC (through
