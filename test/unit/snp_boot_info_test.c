@@ -302,3 +302,40 @@ TEST(snp_boot_info, fuzz_crash_1_is_refused)
 	p.guest_caa_gpa &= ~0xfffull;
 	EXPECT_TRUE(snp_boot_info(&p, ram, n, &info) != NULL);
 }
+
+/* The region where csvsm-igvm puts it now, at 512 GiB apart from all RAM
+ * (memory the image requires of its loader), is accepted; one partly in
+ * RAM, the SVSM's and the guest's at once, is refused. */
+static void move_region(struct csvsm_boot_params *p, uint64_t to)
+{
+	uint64_t d = to - p->svsm_base;
+
+	p->svsm_base += d;
+	p->psp_secrets_gpa += d;
+	p->svsm_cpuid_gpa += d;
+	p->memory_map_gpa += d;
+	p->vp_count_gpa += d;
+	p->svsm_shared_gpa += d;
+	p->svsm_heap_gpa += d;
+}
+
+TEST(snp_boot_info, a_region_apart_from_ram_is_accepted)
+{
+	struct csvsm_boot_params p;
+	struct mem_range ram[2] = {{gpa_init(0), 0x80000000ull},
+				   {gpa_init(0xffe00000), 2 * MIB}};
+	struct svsm_boot_info info;
+
+	igvm_params(&p);
+	move_region(&p, 512ull << 30);
+	ASSERT_TRUE(snp_boot_info(&p, ram, 2, &info) == NULL);
+	EXPECT_EQ(gpa_val(info.svsm.base), 512ull << 30);
+	/* Straddling RAM's end: the first 2 MiB RAM, the rest not. */
+	igvm_params(&p);
+	move_region(&p, 0x80000000ull - 2 * MIB);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
+	/* Beyond 52 bits. */
+	igvm_params(&p);
+	move_region(&p, (1ull << 52) - 2 * MIB);
+	EXPECT_TRUE(snp_boot_info(&p, ram, 2, &info) != NULL);
+}
