@@ -194,16 +194,16 @@ static void build_e820(const struct csvsm_boot_params *p,
 		{p->linux_acpi_gpa, p->linux_acpi_size, LINUX_E820_ACPI},
 		{p->svsm_base, p->svsm_size, LINUX_E820_RESERVED},
 	};
+	uint64_t extent = linux_kernel_extent(p);
+	uint64_t init = h->init_size > extent ? h->init_size : extent;
+	unsigned nholes;
+	const char *why;
+
 	/* The SVSM region is a hole only where it is RAM; apart from all
 	 * RAM (snp_boot_info allows nothing in between) Linux never sees
 	 * it. */
-	unsigned nholes = svsm_in_ram(p, ram, n) ? 2 : 1;
-
+	nholes = svsm_in_ram(p, ram, n) ? 2 : 1;
 	nholes += linux_loader_holes(p, holes + nholes);
-	uint64_t extent = linux_kernel_extent(p);
-	uint64_t init = h->init_size > extent ? h->init_size : extent;
-	const char *why;
-
 	sort_holes(holes, nholes);
 	why = linux_e820_build(ram, n, holes, nholes, e820, LINUX_E820_MAX,
 			       &e820_count);
