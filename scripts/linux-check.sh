@@ -284,7 +284,7 @@ kernel_digest() {
 		kernel_part "$kernel" | sha
 	fi
 }
-# --- UEFI: the firmware's measurements ----------------------------------
+# --- event logs; UEFI: the firmware's measurements ----------------------
 # The events of tpm2_eventlog's output as "PCR TYPE SHA256" lines.
 events() {
 	awk '/^- EventNum:/ { pcr = ""; type = ""; alg = "" }
@@ -380,13 +380,6 @@ if have eventlog eventlog.bin; then
 	if ! tpm2_eventlog "$out/eventlog.bin" >"$out/eventlog.txt" 2>"$out/eventlog.err"; then
 		bad eventlog "tpm2_eventlog: $(head -n1 "$out/eventlog.err")"
 	else
-		# The replay's "pcrs:", "  sha256:", "    N  : 0x..." lines.
-		replayed() { # PCR
-			awk -v n="$1" '/^pcrs:/ { p = 1; next } p && /^[^ ]/ { p = 0 }
-				p && /^  [a-z0-9]+:$/ { bank = $1; next }
-				p && bank == "sha256:" { sub(/:/, " "); if ($1 == n) print tolower($2) }' \
-				"$out/eventlog.txt" | sed 's/^0x//'
-		}
 		got8=$(replayed 8)
 		got9=$(replayed 9)
 		if [ "$got9" != "$want9" ] || [ "$got8" != "$want8" ]; then
