@@ -12,6 +12,12 @@
 /* The nested tables' shared alias is PML5 slot 0: 48 bits. */
 #define GPA_LIMIT (1ull << 48)
 
+_Static_assert(offsetof(struct igvm_page_data, gpa) == 0 &&
+		       offsetof(struct igvm_parameter_insert, gpa) == 0 &&
+		       offsetof(struct igvm_vp_context, gpa) == 0 &&
+		       offsetof(struct igvm_required_memory, gpa) == 0,
+	       "guest_mem_plan reads the GPA at offset 0");
+
 /* Add [@gpa, @gpa + @len) to the plan's windows if it lies at or above
  * @total, merging 2 MiB spans that touch. False: no room, or beyond the
  * machine's guest physical space. */
@@ -85,38 +91,27 @@ const char *guest_mem_plan(const uint8_t *img, size_t size, uint64_t total,
 			struct igvm_page_data d;
 
 			memcpy(&d, it.body, sizeof(d));
-			gpa = d.gpa;
 			len = (d.flags & IGVM_PAGE_FLAG_2MB) != 0 ? SPAN_2M
 								  : PAGE;
 			break;
 		}
-		case IGVM_VHT_PARAMETER_INSERT: {
-			struct igvm_parameter_insert d;
-
-			memcpy(&d, it.body, sizeof(d));
-			gpa = d.gpa;
+		case IGVM_VHT_PARAMETER_INSERT:
+		case IGVM_VHT_VP_CONTEXT:
 			len = PAGE;
 			break;
-		}
-		case IGVM_VHT_VP_CONTEXT: {
-			struct igvm_vp_context d;
-
-			memcpy(&d, it.body, sizeof(d));
-			gpa = d.gpa;
-			len = PAGE;
-			break;
-		}
 		case IGVM_VHT_REQUIRED_MEMORY: {
 			struct igvm_required_memory d;
 
 			memcpy(&d, it.body, sizeof(d));
-			gpa = d.gpa;
 			len = d.number_of_bytes;
 			break;
 		}
 		default:
 			continue;
 		}
+		/* Each of these begins with its GPA (checked below); the
+		 * reader made sure the body holds the whole structure. */
+		memcpy(&gpa, it.body, sizeof(gpa));
 		if (!add_range(plan, total, gpa, len, &why)) {
 			return why;
 		}
