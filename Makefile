@@ -39,6 +39,17 @@ setup:
 # (scripts/linux-relying-party.sh), then power-off, and status 0 only if
 # nothing failed.
 RUN_LOG := $(BUILD)/run/linux.log
+# The self-test's verdict in LOG, for `make TARGET`: its result line,
+# status 0 only if something passed and nothing failed.
+# selftest_verdict TARGET LOG (inside a recipe's shell line)
+define selftest_verdict
+r=$$(grep -aoE '[0-9]+ passed, [0-9]+ failed' $(2) | tail -n1); \
+		case "$$r" in \
+		[1-9]*" 0 failed") echo "make $(1): the self-test: $$r" ;; \
+		*) echo "make $(1): the self-test did not pass:" \
+			"'$$r' (log: $(2))"; exit 1 ;; \
+		esac
+endef
 run: setup
 	@if [ -t 0 ]; then \
 		$(MAKE) --no-print-directory $(MACHINE_ELF) \
@@ -53,13 +64,7 @@ run: setup
 		scripts/linux-relying-party.sh --image $(BUILD)/csvsm-linux.igvm \
 			--smp 2 --mem 1G --timeout 900 --expect 245 \
 			--log $(RUN_LOG) || exit 1; \
-		r=$$(grep -aoE '[0-9]+ passed, [0-9]+ failed' $(RUN_LOG) | \
-			tail -n1); \
-		case "$$r" in \
-		[1-9]*" 0 failed") echo "make run: the self-test: $$r" ;; \
-		*) echo "make run: the self-test did not pass:" \
-			"'$$r' (log: $(RUN_LOG))"; exit 1 ;; \
-		esac; \
+		$(call selftest_verdict,run,$(RUN_LOG)); \
 	fi
 
 # `make run-uefi`: the same kernel through Debian's OVMF 2026.08 at VMPL1,
@@ -87,13 +92,7 @@ run-uefi: setup
 			--guest-kernel $(LINUX_VMLINUZ) --guest-initrd $(LINUX_INITRD) \
 			--guest-append "$$(cat $(UEFI)/cmdline-firmware)" \
 			--log $(RUN_UEFI_LOG) || exit 1; \
-		r=$$(grep -aoE '[0-9]+ passed, [0-9]+ failed' $(RUN_UEFI_LOG) | \
-			tail -n1); \
-		case "$$r" in \
-		[1-9]*" 0 failed") echo "make run-uefi: the self-test: $$r" ;; \
-		*) echo "make run-uefi: the self-test did not pass:" \
-			"'$$r' (log: $(RUN_UEFI_LOG))"; exit 1 ;; \
-		esac; \
+		$(call selftest_verdict,run-uefi,$(RUN_UEFI_LOG)); \
 	fi
 
 # The test guest on two CPUs: the SVSM's log and its results (what
