@@ -15,6 +15,7 @@
 #include "instrument.h"
 #include "lapic.h"
 #include "layout.h"
+#include "walk.h"
 
 #define PM_EXITS 8u
 /* How long the boot CPU waits for the others to answer a stop. */
@@ -87,14 +88,52 @@ static void print_cpu(unsigned cpu)
 	for (i = count - n; i < count; i++) {
 		const struct pm_exit *e = &s->ring[i % PM_EXITS];
 
-		mlog("vCPU %u:   VMPL%u %s (%llx) at RIP %llx, info %llx %llx"
-		     "%s%llx",
+		/* EXITINTINFO: valid, the event the exit cut short; else
+		 * QEMU's leftover of the last event it delivered (it clears
+		 * only the valid bit): no event in flight. */
+		const char *ev = (e->int_info & EVENT_VALID) != 0
+					 ? "in delivery"
+					 : "delivered before";
+		char info[48] = "";
+
+		if (e->int_info != 0) {
+			(void)fmt_snprintf(info, sizeof(info), ", %s %llx", ev,
+					   (unsigned long long)e->int_info);
+		}
+		mlog("vCPU %u:   VMPL%u %s (%llx) at RIP %llx, info %llx "
+		     "%llx%s",
 		     cpu, e->vmpl, instr_exit_name(e->code),
 		     (unsigned long long)e->code, (unsigned long long)e->rip,
 		     (unsigned long long)e->info1, (unsigned long long)e->info2,
-		     e->int_info != 0 ? ", in delivery " : "",
-		     (unsigned long long)e->int_info);
+		     info);
 	}
+}
+
+static void print_walk(unsigned cpu, unsigned vmpl, const struct snp_vmsa *a,
+		       const char *what, uint64_t va)
+{
+	uint64_t e[5] = {0};
+	unsigned n = gw_trace(a, vmpl, va, e);
+
+	mlog("vCPU %u VMPL%u: %s %llx: %u entries %llx %llx %llx %llx %llx",
+	     cpu, vmpl, what, (unsigned long long)va, n,
+	     (unsigned long long)e[0], (unsigned long long)e[1],
+	     (unsigned long long)e[2], (unsigned long long)e[3],
+	     (unsigned long long)e[4]);
+}
+
+void pm_vcpu(unsigned cpu, unsigned vmpl, const struct snp_vmsa *a)
+{
+	mlog("vCPU %u VMPL%u: CR0 %llx CR2 %llx CR3 %llx CR4 %llx EFER %llx "
+	     "RSP %llx CPL %u IDT %llx+%x",
+	     cpu, vmpl, (unsigned long long)a->cr0, (unsigned long long)a->cr2,
+	     (unsigned long long)a->cr3, (unsigned long long)a->cr4,
+	     (unsigned long long)a->efer, (unsigned long long)a->rsp, a->cpl,
+	     (unsigned long long)a->idtr.base, a->idtr.limit);
+	print_walk(cpu, vmpl, a, "RIP", a->rip);
+	print_walk(cpu, vmpl, a, "CR2", a->cr2);
+	print_walk(cpu, vmpl, a, "IDT", a->idtr.base);
+	print_walk(cpu, vmpl, a, "RSP", a->rsp);
 }
 
 void pm_print(void)

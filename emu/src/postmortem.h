@@ -45,6 +45,10 @@ bool pm_pending(unsigned cpu);
  */
 void pm_answer(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a);
 
+/** Print @a's control registers and the page-table entries that map its
+ * RIP and IDT, as a walk reads them now (a shutdown's why). */
+void pm_vcpu(unsigned cpu, unsigned vmpl, const struct snp_vmsa *a);
+
 /** Print every CPU's last exits and SVSM call (once per run). */
 void pm_print(void);
 

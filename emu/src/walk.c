@@ -85,6 +85,38 @@ static bool walk(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 	return true;
 }
 
+unsigned gw_trace(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
+		  uint64_t entry[5])
+{
+	uint64_t table = v->cr3 & PTE_ADDR;
+	int level = (v->cr4 & CR4_LA57_BIT) != 0 ? 4 : 3;
+	unsigned n = 0;
+
+	if ((v->cr0 & CR0_PG_BIT) == 0 || (v->efer & EFER_LMA_BIT) == 0) {
+		return 0;
+	}
+	rmp_lock();
+	for (; level >= 0 && n < 5; level--) {
+		unsigned shift = 12u + 9u * (unsigned)level;
+		uint64_t pte;
+
+		if (!phys_access(vmpl,
+				 (table | MACHINE_C_MASK) +
+					 ((va >> shift) & 511u) * 8,
+				 &pte, sizeof(pte), RMP_PERM_READ, false)) {
+			break;
+		}
+		entry[n++] = pte;
+		if ((pte & PTE_P) == 0 ||
+		    ((level == 1 || level == 2) && (pte & PTE_PS) != 0)) {
+			break;
+		}
+		table = pte & PTE_ADDR;
+	}
+	rmp_unlock();
+	return n;
+}
+
 bool gw_translate(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 		  uint64_t *gpa)
 {

@@ -24,6 +24,13 @@ bool gw_translate(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 		  uint64_t *gpa);
 bool gw_read(const struct snp_vmsa *v, unsigned vmpl, uint64_t va, void *buf,
 	     size_t len, bool fetch);
+/**
+ * The post-mortem's view of @va's walk (postmortem.h): each level's entry
+ * as the walk read it, the top level first, into @entry (up to 5); the
+ * number read. Reads only; never fails loudly.
+ */
+unsigned gw_trace(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
+		  uint64_t entry[5]);
 bool gw_write(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 	      const void *buf, size_t len);
 

@@ -302,17 +302,19 @@ static void end_run(struct mcpu *c)
 /*
  * Whether an exit with @code can have cut an event's delivery short
  * (EXITINTINFO, APM vol. 2, 15.7.2): a nested page fault or #GP on the
- * way to the handler, or a physical interrupt, NMI or SMI taken at that
- * moment. An instruction's own intercept (VMGEXIT, MSR, CPUID, I/O, HLT,
- * #UD) cannot: QEMU 7.2 now and then leaves an event it has delivered
- * valid in EXITINTINFO there (a #PF "in delivery" at an XSAVEC's #UD),
- * and delivering it again handed Linux a #PF it never had.
+ * way to the handler, a physical interrupt, NMI or SMI taken at that
+ * moment, or the shutdown a failed delivery ends in. An instruction's own
+ * intercept (VMGEXIT, MSR, CPUID, I/O, HLT, #UD) cannot, so a valid
+ * EXITINTINFO there would be the CPU's error: it is counted, never
+ * delivered. (QEMU clears only the valid bit of an event it delivered:
+ * the vector and error code it leaves are no event.)
  */
 static bool may_cut_delivery(uint32_t code)
 {
 	return code == SVM_EXIT_NPF || code == SVM_EXIT_EXCP_BASE + VEC_GP ||
 	       code == SVM_EXIT_INTR || code == SVM_EXIT_NMI ||
-	       code == SVM_EXIT_INTR + 2 /* SMI */;
+	       code == SVM_EXIT_INTR + 2 /* SMI */ ||
+	       code == SVM_EXIT_SHUTDOWN /* the delivery that failed */;
 }
 
 static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
@@ -395,6 +397,9 @@ static void shutdown(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
 {
 	mlog("vCPU %u VMPL%u: %s at RIP %llx", c->index, vmpl, why,
 	     (unsigned long long)(a != NULL ? a->rip : 0));
+	if (a != NULL) {
+		pm_vcpu(c->index, vmpl, a);
+	}
 	world_report();
 	machine_exit(MACHINE_EXIT_GUEST_SHUTDOWN);
 }
