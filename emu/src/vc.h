@@ -26,6 +26,8 @@
 #include "abi/snp.h"
 
 #define VEC_DE 0u
+#define VEC_BP 3u
+#define VEC_OF 4u
 #define VEC_UD 6u
 #define VEC_DF 8u
 #define VEC_TS 10u

@@ -48,6 +48,7 @@
 /* EVENTINJ / EXITINTINFO. */
 #define EVENT_TYPE_INTR (0u << 8)
 #define EVENT_TYPE_EXCEPTION (3u << 8)
+#define EVENT_TYPE_SOFT (4u << 8) /* INT n, and QEMU's INT3/INTO */
 #define EVENT_TYPE_MASK (7u << 8)
 #define EVENT_EV (1u << 11)
 #define EVENT_VALID (1u << 31)

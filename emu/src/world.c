@@ -317,6 +317,26 @@ static bool may_cut_delivery(uint32_t code)
 	       code == SVM_EXIT_SHUTDOWN /* the delivery that failed */;
 }
 
+/*
+ * Whether the event in @info was raised by the instruction at RIP itself:
+ * INT n, INT3, INTO (QEMU reports all three as software interrupts;
+ * hardware reports INT3 and INTO as exceptions). RIP still points at the
+ * instruction when such a delivery is cut short, and an injected
+ * software event returns to RIP, not past the instruction, so injecting
+ * it again hands the handler the wrong return address (Linux's
+ * poke_int3_handler then misses its patch site and oopses). The
+ * instruction runs again instead, as KVM does with INT3 and INTO.
+ */
+static bool raised_by_instruction(uint64_t info)
+{
+	unsigned type = (unsigned)(info & EVENT_TYPE_MASK);
+	unsigned vector = (unsigned)(info & 0xFFu);
+
+	return type == EVENT_TYPE_SOFT ||
+	       (type == EVENT_TYPE_EXCEPTION &&
+		(vector == VEC_BP || vector == VEC_OF));
+}
+
 static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 {
 	struct vmcb *vmcb = c->vmcb[vmpl];
@@ -373,10 +393,10 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	a->xcr0 = fpu_xcr0();
 	/* An event cut short by the exit is delivered again. */
 	if ((ctl->exit_int_info & EVENT_VALID) != 0) {
-		if (may_cut_delivery((uint32_t)ctl->exit_code)) {
-			c->pending_event = ctl->exit_int_info;
-		} else {
+		if (!may_cut_delivery((uint32_t)ctl->exit_code)) {
 			stale_exit_int_info[c->index]++;
+		} else if (!raised_by_instruction(ctl->exit_int_info)) {
+			c->pending_event = ctl->exit_int_info;
 		}
 	}
 }

@@ -100,6 +100,22 @@ probe_xrstor:
 18:	movq $0, probe_rip(%rip)
 	ret
 
+/* int probe_int3_stack(uint64_t rsp): INT3 with RSP = @rsp. The probe
+ * matches the frame's RIP past the INT3, where a #BP returns. */
+	.global probe_int3_stack
+probe_int3_stack:
+	lea 20f(%rip), %rax
+	mov %rax, probe_fixup(%rip)
+	lea 19f(%rip), %rax
+	mov %rax, probe_rip(%rip)
+	mov %rsp, %r11
+	mov %rdi, %rsp
+	int3
+19:	xor %eax, %eax
+20:	mov %r11, %rsp
+	movq $0, probe_rip(%rip)
+	ret
+
 /* uint32_t insn_rmpadjust(uint64_t va, uint64_t size, uint64_t attrs) */
 	.global insn_rmpadjust
 insn_rmpadjust:

@@ -51,11 +51,15 @@ int probe_read_raw(uint64_t va);
 int probe_write_raw(uint64_t va);
 int probe_insn_pvalidate(uint64_t va);
 int probe_insn_vmmcall(void);
+/** INT3 on the stack @rsp: 0, or the vector plus one (#BP: 4) when the
+ * #BP frame's RIP is the one past the INT3, as the CPU pushes it. */
+int probe_int3_stack(uint64_t rsp);
 uint32_t insn_rmpadjust(uint64_t va, uint64_t size, uint64_t attrs);
 extern uint64_t probe_error; /* error code, or ~0 when none was pushed */
 #define FAULT_VC (29 + 1)
 #define FAULT_GP (13 + 1)
 #define FAULT_UD (6 + 1)
+#define FAULT_BP (3 + 1)
 
 /* SVSM calls. */
 struct svsm_regs {
@@ -154,5 +158,8 @@ void bench_world_switch(void);
 #define G_AP_BASE 0x2C00000ull	    /* AP VMSAs, CAs and stacks */
 #define G_MEM_BASE 0x2E00000ull	    /* deposits */
 #define G_RMP2M_BASE 0x3000000ull   /* 2 MiB RMP entries: 4 MiB */
+/* The last page of the shared 2 MiB: a stack made private under its
+ * shared mapping (tests_faults). */
+#define G_CUT_STACK 0x23FF000ull
 
 #endif /* GUEST_H */
