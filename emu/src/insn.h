@@ -2,11 +2,12 @@
 /*
  * The SNP instructions a guest executes, which QEMU's TCG does not know
  * (#UD), emulated with their architectural semantics for the VMPL that
- * executes them: PVALIDATE (VMPL0 only, else #GP), RMPADJUST (any VMPL,
- * only lower-privileged VMPLs' rights), INVLPGB and TLBSYNC (broadcast
- * flush). A 4 KiB PVALIDATE or RMPADJUST over a 2 MiB RMP entry is the
- * hardware's #NPF with SIZEM to the hypervisor, which smashes the entry;
- * the guest then executes the instruction again. Anything else stays #UD.
+ * executes them, each at CPL 0 only (#GP at CPL 3): PVALIDATE (VMPL0
+ * only, else #GP), RMPADJUST (any VMPL, only lower-privileged VMPLs'
+ * rights), INVLPGB and TLBSYNC (broadcast flush). A 4 KiB PVALIDATE or
+ * RMPADJUST over a 2 MiB RMP entry is the hardware's #NPF with SIZEM to the
+ * hypervisor, which smashes the entry; the guest then executes the instruction
+ * again. Anything else stays #UD.
  */
 #ifndef MACHINE_INSN_H
 #define MACHINE_INSN_H
@@ -15,7 +16,8 @@
 
 #include "machine.h"
 
-enum insn_result { INSN_DONE, INSN_UD, INSN_GP };
+/* INSN_PF: a #PF the instruction's operand access raised (walk.h). */
+enum insn_result { INSN_DONE, INSN_UD, INSN_GP, INSN_PF };
 
 enum insn_result insn_ud(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a);
 

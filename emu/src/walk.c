@@ -3,12 +3,24 @@
 
 #include "svsm/std.h"
 
+#include "abi/x86_regs.h"
+
 #include "layout.h"
 #include "machine.h"
 #include "rmp.h"
 
 #define PTE_P 1ull
+#define PTE_RW (1ull << 1)
+#define PTE_US (1ull << 2)
+#define PTE_A (1ull << 5)
+#define PTE_D (1ull << 6)
 #define PTE_PS (1ull << 7)
+#define PF_P 1u
+#define PF_W 2u
+#define PF_U 4u
+#define CR4_SMAP_BIT (1ull << 21)
+#define RFLAGS_AC_BIT (1ull << 18)
+#define OPERAND_PAGES 3u	       /* XSAVE areas: up to 4 KiB, unaligned */
 #define PTE_ADDR 0x000FFFFFFFFFF000ull /* bits 51:12, the C-bit included */
 #define CR0_PG_BIT (1ull << 31)
 #define CR4_LA57_BIT (1ull << 12)
@@ -166,4 +178,126 @@ bool gw_write(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 {
 	return copy(v, vmpl, va, (void *)buf, len,
 		    RMP_PERM_READ | RMP_PERM_WRITE, true);
+}
+
+/* The host bytes of the guest page-table entry at @gpa (private, as SNP
+ * walks them), NULL if the RMP refuses this VMPL reading it. Under
+ * rmp_lock. */
+static uint64_t *entry_ptr(unsigned vmpl, uint64_t gpa)
+{
+	uint64_t g = gpa & ~MACHINE_C_MASK;
+
+	if (rmp_check_access(&machine_rmp, vmpl, g & ~(PAGE - 1),
+			     RMP_PERM_READ | RMP_PERM_WRITE) != RMP_ACCESS_OK) {
+		return NULL;
+	}
+	return guest_ptr(g, sizeof(uint64_t));
+}
+
+/* One page of an operand: its guest physical address in *@gpa, the
+ * leaf entry in *@leaf. Under rmp_lock. */
+static enum gw_result operand_page(const struct snp_vmsa *v, unsigned vmpl,
+				   uint64_t va, unsigned how, uint64_t *gpa,
+				   uint64_t **leaf, struct gw_fault *f)
+{
+	bool user = v->cpl == 3, write = (how & GW_WRITE) != 0;
+	bool wp = user || (v->cr0 & CR0_WP) != 0;
+	uint64_t table = v->cr3 & PTE_ADDR, all = PTE_RW | PTE_US;
+	int level = (v->cr4 & CR4_LA57_BIT) != 0 ? 4 : 3;
+	uint32_t err = (write ? PF_W : 0) | (user ? PF_U : 0);
+
+	if ((v->cr0 & CR0_PG_BIT) == 0 || (v->efer & EFER_LMA_BIT) == 0) {
+		return GW_REFUSED; /* the machine walks long mode only */
+	}
+	for (; level >= 0; level--) {
+		unsigned shift = 12u + 9u * (unsigned)level;
+		uint64_t *e =
+			entry_ptr(vmpl, (table | MACHINE_C_MASK) +
+						((va >> shift) & 511u) * 8);
+		uint64_t pte;
+
+		if (e == NULL) {
+			return GW_REFUSED;
+		}
+		pte = __atomic_load_n(e, __ATOMIC_ACQUIRE);
+		if ((pte & PTE_P) == 0) {
+			*f = (struct gw_fault){va, err};
+			return GW_PF;
+		}
+		all &= pte;
+		if ((pte & PTE_A) == 0) {
+			__atomic_fetch_or(e, PTE_A, __ATOMIC_ACQ_REL);
+		}
+		if (level == 0 ||
+		    ((level == 1 || level == 2) && (pte & PTE_PS) != 0)) {
+			uint64_t mask = (1ull << shift) - 1;
+
+			*gpa = ((pte & PTE_ADDR) & ~mask) | (va & mask);
+			*leaf = e;
+			break;
+		}
+		table = pte & PTE_ADDR;
+	}
+	if ((user && (all & PTE_US) == 0) ||
+	    (write && wp && (all & PTE_RW) == 0) ||
+	    (!user && (all & PTE_US) != 0 && (v->cr4 & CR4_SMAP_BIT) != 0 &&
+	     (v->rflags & RFLAGS_AC_BIT) == 0)) {
+		*f = (struct gw_fault){va, err | PF_P};
+		return GW_PF;
+	}
+	return GW_OK;
+}
+
+static enum gw_result operand(const struct snp_vmsa *v, unsigned vmpl,
+			      uint64_t va, void *buf, size_t len, unsigned how,
+			      bool store, struct gw_fault *f)
+{
+	uint64_t gpa[OPERAND_PAGES], *leaf[OPERAND_PAGES];
+	size_t done = 0;
+	unsigned n = 0, i;
+	enum gw_result r = GW_OK;
+	bool write = store;
+
+	if (len == 0 || len > (OPERAND_PAGES - 1) * PAGE + 1) {
+		return GW_REFUSED;
+	}
+	rmp_lock();
+	/* Every page first: a fault leaves memory as it was. */
+	while (r == GW_OK && done < len) {
+		size_t in_page = PAGE - (size_t)((va + done) & (PAGE - 1));
+
+		r = operand_page(v, vmpl, va + done, how, &gpa[n], &leaf[n], f);
+		done += len - done < in_page ? len - done : in_page;
+		n++;
+	}
+	for (i = 0, done = 0; r == GW_OK && i < n; i++) {
+		size_t in_page = PAGE - (size_t)((va + done) & (PAGE - 1));
+		size_t k = len - done < in_page ? len - done : in_page;
+
+		if (!phys_access(vmpl, gpa[i], (uint8_t *)buf + done, k,
+				 write ? RMP_PERM_READ | RMP_PERM_WRITE
+				       : RMP_PERM_READ,
+				 write)) {
+			r = GW_REFUSED;
+		} else if (write) {
+			__atomic_fetch_or(leaf[i], PTE_D, __ATOMIC_ACQ_REL);
+		}
+		done += k;
+	}
+	rmp_unlock();
+	return r;
+}
+
+enum gw_result gw_operand_read(const struct snp_vmsa *v, unsigned vmpl,
+			       uint64_t va, void *buf, size_t len, unsigned how,
+			       struct gw_fault *f)
+{
+	return operand(v, vmpl, va, buf, len, how, false, f);
+}
+
+enum gw_result gw_operand_write(const struct snp_vmsa *v, unsigned vmpl,
+				uint64_t va, const void *buf, size_t len,
+				struct gw_fault *f)
+{
+	return operand(v, vmpl, va, (void *)buf, len, GW_WRITE, true, f);
 }

@@ -34,4 +34,36 @@ unsigned gw_trace(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 bool gw_write(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 	      const void *buf, size_t len);
 
+/*
+ * An instruction's own access to its operand, checked as the CPU checks
+ * one (APM vol. 2, 5.6): present at every level; a user access (CPL 3)
+ * needs U/S at every level; a write needs R/W at every level at CPL 3,
+ * and at CPL 0 with CR0.WP; a supervisor access to a user page faults
+ * with CR4.SMAP unless RFLAGS.AC. The walk sets each entry's accessed
+ * bit and a written page's dirty bit, as the CPU does. Every page is
+ * checked before a byte moves: a fault writes nothing.
+ */
+#define GW_WRITE 1u
+
+enum gw_result {
+	GW_OK,
+	GW_PF,	    /* the guest's tables refuse: #PF, as *f says */
+	GW_REFUSED, /* the RMP or the machine refuses: no guest fault */
+};
+
+struct gw_fault {
+	uint64_t addr;	/* CR2 */
+	uint32_t error; /* the #PF error code */
+};
+
+/** Read @len bytes at @va into @buf; with GW_WRITE in @how, checked as
+ * the write of an instruction that reads its operand first. */
+enum gw_result gw_operand_read(const struct snp_vmsa *v, unsigned vmpl,
+			       uint64_t va, void *buf, size_t len, unsigned how,
+			       struct gw_fault *f);
+/** Write @len bytes of @buf at @va. */
+enum gw_result gw_operand_write(const struct snp_vmsa *v, unsigned vmpl,
+				uint64_t va, const void *buf, size_t len,
+				struct gw_fault *f);
+
 #endif /* MACHINE_WALK_H */

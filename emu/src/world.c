@@ -412,6 +412,14 @@ static void inject_hw(struct mcpu *c, unsigned vector, bool has_error,
 	c->pending_event = ev;
 }
 
+/* A #PF an emulated instruction's operand access raised (walk.h). */
+static void inject_pf(struct mcpu *c, struct snp_vmsa *a,
+		      const struct gw_fault *f)
+{
+	a->cr2 = f->addr;
+	inject_hw(c, VEC_PF, true, f->error);
+}
+
 static void shutdown(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
 		     const char *why)
 {
@@ -739,10 +747,11 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 		exit_npf(c, vmpl, a, ctl->exit_info_1, ctl->exit_info_2);
 		break;
 	case SVM_EXIT_UD: {
+		struct gw_fault f;
 		enum insn_result r = insn_ud(c, vmpl, a);
 
 		if (r == INSN_UD) {
-			r = xsave_ud(c, vmpl, a);
+			r = xsave_ud(c, vmpl, a, &f);
 		}
 		switch (r) {
 		case INSN_DONE:
@@ -753,23 +762,29 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 		case INSN_GP:
 			inject_hw(c, VEC_GP, true, 0);
 			break;
+		case INSN_PF:
+			inject_pf(c, a, &f);
+			break;
 		}
 		break;
 	}
-	case SVM_EXIT_EXCP_BASE + VEC_GP:
-		if (xsave_gp(c, vmpl, a)) {
-			/* XRSTOR's own #GP, emulated: an instruction ran, so no
-			 * event was being delivered (a valid EXITINTINFO is
-			 * QEMU's stale one, may_cut_delivery). */
-			if (c->pending_event != 0) {
-				stale_exit_int_info[c->index]++;
-				c->pending_event = 0;
-			}
-		} else if (!gp_in_delivery(c, vmpl, a)) {
+	case SVM_EXIT_EXCP_BASE + VEC_GP: {
+		struct gw_fault f;
+		enum insn_result r = INSN_GP;
+
+		/* XRSTOR of a compacted area when an instruction raised the
+		 * #GP; a #GP on the way to a handler is delivery's. */
+		if ((ctl->exit_int_info & EVENT_VALID) == 0) {
+			r = xsave_gp(c, vmpl, a, &f);
+		}
+		if (r == INSN_PF) {
+			inject_pf(c, a, &f);
+		} else if (r != INSN_DONE && !gp_in_delivery(c, vmpl, a)) {
 			/* the guest's own #GP */
 			inject_hw(c, VEC_GP, true, (uint32_t)ctl->exit_info_1);
 		}
 		break;
+	}
 	case SVM_EXIT_VINTR: /* the window is open: the loop injects */
 		break;
 	case SVM_EXIT_INTR:

@@ -159,10 +159,26 @@ static uint64_t rfbm(const struct snp_vmsa *a)
 	return ((a->rdx << 32) | (uint32_t)a->rax) & a->xcr0;
 }
 
-enum insn_result xsave_ud(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+/* A gw_operand_* result as the instruction's. */
+static enum insn_result insn_of(enum gw_result r)
+{
+	switch (r) {
+	case GW_OK:
+		return INSN_DONE;
+	case GW_PF:
+		return INSN_PF;
+	case GW_REFUSED:
+		break;
+	}
+	return INSN_GP;
+}
+
+enum insn_result xsave_ud(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+			  struct gw_fault *f)
 {
 	uint8_t *std = scratch[c->index], *cmp = image[c->index];
 	uint64_t ea, mask = rfbm(a), hdr[2];
+	enum insn_result r;
 	uint32_t end;
 	unsigned len;
 
@@ -170,9 +186,14 @@ enum insn_result xsave_ud(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	    !decode(a, vmpl, OP_XSAVEC, 4, &ea, &len)) {
 		return INSN_UD;
 	}
-	if ((ea & 63u) != 0 || !move(std, cmp, mask, true, &end) ||
-	    !gw_read(a, vmpl, ea, cmp, end, false)) {
+	if ((ea & 63u) != 0 || !move(std, cmp, mask, true, &end)) {
 		return INSN_GP;
+	}
+	/* The area's bytes XSAVEC leaves as they are, read under the
+	 * checks of the write that follows. */
+	r = insn_of(gw_operand_read(a, vmpl, ea, cmp, end, GW_WRITE, f));
+	if (r != INSN_DONE) {
+		return r;
 	}
 	/* The standard save of the same components over the area's own
 	 * legacy bytes (XSAVEC leaves what it does not save). */
@@ -188,36 +209,44 @@ enum insn_result xsave_ud(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	memset(cmp + LEGACY, 0, HEADER);
 	memcpy(cmp + LEGACY, hdr, sizeof(hdr));
 	(void)move(std, cmp, mask, true, &end);
-	if (!gw_write(a, vmpl, ea, cmp, end)) {
-		return INSN_GP;
+	r = insn_of(gw_operand_write(a, vmpl, ea, cmp, end, f));
+	if (r == INSN_DONE) {
+		a->rip += len;
 	}
-	a->rip += len;
-	return INSN_DONE;
+	return r;
 }
 
-bool xsave_gp(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+enum insn_result xsave_gp(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+			  struct gw_fault *f)
 {
 	uint8_t *std = scratch[c->index], *cmp = image[c->index];
 	uint64_t ea, mask = rfbm(a), hdr[2], avail = a->xcr0;
+	enum insn_result r;
 	uint32_t end, mxcsr;
 	unsigned len;
 
-	if (!decode(a, vmpl, OP_XRSTOR, 5, &ea, &len) || (ea & 63u) != 0 ||
-	    !gw_read(a, vmpl, ea + LEGACY, hdr, sizeof(hdr), false) ||
-	    (hdr[1] & XCOMP_COMPACTED) == 0) {
-		return false; /* a #GP of its own */
+	if (!decode(a, vmpl, OP_XRSTOR, 5, &ea, &len) || (ea & 63u) != 0) {
+		return INSN_GP; /* a #GP of its own */
+	}
+	r = insn_of(
+		gw_operand_read(a, vmpl, ea + LEGACY, hdr, sizeof(hdr), 0, f));
+	if (r != INSN_DONE || (hdr[1] & XCOMP_COMPACTED) == 0) {
+		return r == INSN_PF ? INSN_PF : INSN_GP;
 	}
 	/* The compacted format's checks (SDM XRSTOR): components the area
 	 * has are enabled ones, its state ones among them. */
 	if ((hdr[1] & ~XCOMP_COMPACTED & ~avail) != 0 ||
 	    (hdr[0] & ~(hdr[1] & ~XCOMP_COMPACTED)) != 0 ||
-	    !move(std, cmp, hdr[1] & ~XCOMP_COMPACTED, false, &end) ||
-	    !gw_read(a, vmpl, ea, cmp, end, false)) {
-		return false;
+	    !move(std, cmp, hdr[1] & ~XCOMP_COMPACTED, false, &end)) {
+		return INSN_GP;
+	}
+	r = insn_of(gw_operand_read(a, vmpl, ea, cmp, end, 0, f));
+	if (r != INSN_DONE) {
+		return r;
 	}
 	memcpy(&mxcsr, cmp + 24, 4);
 	if ((mask & (XCR0_SSE | XCR0_AVX)) != 0 && (mxcsr >> 16) != 0) {
-		return false; /* reserved MXCSR bits: XRSTOR's own #GP */
+		return INSN_GP; /* reserved MXCSR bits: XRSTOR's own #GP */
 	}
 	memset(std, 0, AREA_MAX);
 	memcpy(std, cmp, LEGACY);
@@ -228,5 +257,5 @@ bool xsave_gp(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 			 "d"((uint32_t)(mask >> 32))
 			 : "memory");
 	a->rip += len;
-	return true;
+	return INSN_DONE;
 }

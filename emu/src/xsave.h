@@ -10,7 +10,9 @@
  * compacted format; XRSTOR of a compacted area is the standard XRSTOR of
  * the same components after the reverse move. The operand is decoded
  * from the instruction (ModRM, SIB, displacement, RIP-relative, FS/GS)
- * and reached through the guest's page tables (walk.c) as the CPU would.
+ * and reached through the guest's page tables with the CPU's checks
+ * (gw_operand_*, walk.h): the guest's page rights at its CPL, #PF where
+ * the CPU raises one, accessed and dirty bits.
  */
 #ifndef MACHINE_XSAVE_H
 #define MACHINE_XSAVE_H
@@ -21,11 +23,16 @@
 
 #include "insn.h"
 #include "machine.h"
+#include "walk.h"
 
-/** #UD: XSAVEC (INSN_DONE), a fault it raises (INSN_GP), or not XSAVEC
- * (INSN_UD). */
-enum insn_result xsave_ud(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a);
-/** #GP: true if it was XRSTOR of a compacted area, now done. */
-bool xsave_gp(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a);
+/** #UD: XSAVEC (INSN_DONE), a fault it raises (INSN_GP, or INSN_PF as
+ * *@f says), or not XSAVEC (INSN_UD). */
+enum insn_result xsave_ud(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+			  struct gw_fault *f);
+/** #GP: XRSTOR of a compacted area, now done (INSN_DONE) or faulting on
+ * its operand (INSN_PF, as *@f says); else the #GP is the instruction's
+ * own (INSN_GP). */
+enum insn_result xsave_gp(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+			  struct gw_fault *f);
 
 #endif /* MACHINE_XSAVE_H */

@@ -6,10 +6,12 @@
  * IDT, TSS and stack of a #VC it delivers. The input fills 16 pages of
  * guest RAM with tables whose entries are folded to point back into those
  * pages (C-bit set or not, or anywhere), sets each page's RMP state, and
- * picks CR0/CR3/CR4/EFER, VMPL and address. Checks: no fault or sanitizer
- * report; a read that succeeds returns the bytes at the translated
- * address; nothing outside guest RAM is touched (guest_ptr below is the
- * only way in).
+ * picks CR0/CR3/CR4/EFER, CPL, RFLAGS.AC, VMPL and address. Checks: no
+ * fault or sanitizer report; a read that succeeds returns the bytes at the
+ * translated address; an emulated instruction's operand write that
+ * succeeds leaves its bytes there, one that faults names an address in
+ * the operand and the error code of a write at that CPL; nothing outside
+ * guest RAM is touched (guest_ptr below is the only way in).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -72,6 +74,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t va, gpa;
 	unsigned vmpl, i;
 	bool fetch;
+	struct gw_fault f;
+	enum gw_result r;
+	unsigned how;
 
 	if (size < 48 + PAGES) {
 		return 0;
@@ -99,6 +104,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	v.efer = (data[9] & 4) ? 1ull << 10 : 0;
 	vmpl = data[10] % 4;
 	fetch = (data[12] & 1) != 0;
+	v.cpl = (data[12] & 2) != 0 ? 3 : 0;
+	v.cr0 |= (data[12] & 4) != 0 ? 1ull << 16 : 0;	  /* WP */
+	v.cr4 |= (data[12] & 8) != 0 ? 1ull << 21 : 0;	  /* SMAP */
+	v.rflags = (data[12] & 16) != 0 ? 1ull << 18 : 0; /* AC */
+	how = (data[12] & 32) != 0 ? GW_WRITE : 0;
 	memcpy(&va, data + 16, 8);
 	if (data[11] & 1) {
 		va &= RAM - 1;
@@ -128,5 +138,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	(void)gw_write(&v, vmpl, va, src, 24);
+	r = gw_operand_read(&v, vmpl, va, buf, sizeof(buf), how, &f);
+	if (r == GW_PF && f.addr - va >= sizeof(buf)) {
+		abort(); /* CR2 names a byte of the operand */
+	}
+	r = gw_operand_write(&v, vmpl, va, src, 24, &f);
+	if (r == GW_PF && (f.addr - va >= 24 || (f.error & 2) == 0 ||
+			   ((f.error & 4) != 0) != (v.cpl == 3))) {
+		abort(); /* a write's error code, at its CPL */
+	}
+	if (r == GW_OK && gw_translate(&v, vmpl, va, &gpa)) {
+		const uint8_t *p = guest_ptr(gpa, 1);
+		size_t n = PAGE - (gpa & (PAGE - 1));
+
+		if (p == NULL || memcmp(src, p, n < 24 ? n : 24) != 0) {
+			abort(); /* the operand's bytes, where it maps */
+		}
+	}
 	return 0;
 }

@@ -116,6 +116,20 @@ probe_int3_stack:
 	movq $0, probe_rip(%rip)
 	ret
 
+/* int probe_xsavec(void *area) */
+	.global probe_xsavec
+probe_xsavec:
+	lea 22f(%rip), %rax
+	mov %rax, probe_fixup(%rip)
+	lea 21f(%rip), %rax
+	mov %rax, probe_rip(%rip)
+	mov $3, %eax
+	xor %edx, %edx
+21:	xsavec64 (%rdi)
+	xor %eax, %eax
+22:	movq $0, probe_rip(%rip)
+	ret
+
 /* uint32_t insn_rmpadjust(uint64_t va, uint64_t size, uint64_t attrs) */
 	.global insn_rmpadjust
 insn_rmpadjust:

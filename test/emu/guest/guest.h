@@ -60,6 +60,7 @@ extern uint64_t probe_error; /* error code, or ~0 when none was pushed */
 #define FAULT_GP (13 + 1)
 #define FAULT_UD (6 + 1)
 #define FAULT_BP (3 + 1)
+#define FAULT_PF (14 + 1)
 
 /* SVSM calls. */
 struct svsm_regs {
@@ -106,6 +107,9 @@ void g_map_shared_2m(uint64_t gpa);
 /** Map virtual @va's 2 MiB to the private 2 MiB at @gpa (both aligned),
  * replacing the identity map there: to reach memory beyond 4 GiB. */
 void g_alias_private_2m(uint64_t va, uint64_t gpa);
+/** The entry that maps @va at @level of this CPU's tables (1: the PD's,
+ * 2: the PDPT's, 3: the PML4's). */
+uint64_t *g_pte_of(uint64_t va, unsigned level);
 
 /* Per-CPU Calling Area. */
 struct svsm_ca {
@@ -133,6 +137,8 @@ void tests_xsavec(void);
 void tests_cpuid(void);
 /** XRSTOR64 of @area with RFBM x87|SSE: 0 or the fault's vector + 1. */
 int probe_xrstor(void *area);
+/** XSAVEC64 of x87|SSE to @area: 0 or the fault's vector + 1. */
+int probe_xsavec(void *area);
 /** IPIs to the APs now online (not @skip, busy elsewhere): each answers
  * the BSP's with one of its own. */
 void tests_apic_ipi(unsigned skip);

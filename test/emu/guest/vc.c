@@ -195,3 +195,17 @@ void g_alias_private_2m(uint64_t va, uint64_t gpa)
 	     c;
 	__asm__ volatile("invlpg (%0)" ::"r"(va) : "memory");
 }
+
+uint64_t *g_pte_of(uint64_t va, unsigned level)
+{
+	uint64_t mask = 0x000FFFFFFFFFF000ull & ~(1ull << g_c_bit());
+	uint64_t cr3, *t;
+	unsigned l;
+
+	__asm__ volatile("mov %%cr3, %0" : "=r"(cr3));
+	t = (uint64_t *)(cr3 & mask);
+	for (l = 3; l > level; l--) {
+		t = (uint64_t *)(t[(va >> (12 + 9 * l)) & 511] & mask);
+	}
+	return &t[(va >> (12 + 9 * level)) & 511];
+}
