@@ -50,7 +50,7 @@ static enum insn_result pvalidate(struct mcpu *c, unsigned vmpl,
 	bool unchanged = false;
 	uint32_t rc;
 
-	if (rmp_pvalidate_faults_at(vmpl)) {
+	if (rmp_pvalidate_faults_at(vmpl) || a->cpl != 0) {
 		return INSN_GP;
 	}
 	if (!operand_page(a, vmpl, size, &gpa)) {
@@ -80,7 +80,7 @@ static enum insn_result rmpadjust(struct mcpu *c, unsigned vmpl,
 	uint64_t size = a->rcx & 1, gpa;
 	uint32_t rc;
 
-	if (!operand_page(a, vmpl, size, &gpa)) {
+	if (a->cpl != 0 || !operand_page(a, vmpl, size, &gpa)) {
 		return INSN_GP;
 	}
 	rmp_lock();
@@ -112,6 +112,13 @@ enum insn_result insn_ud(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	}
 	if (memcmp(insn, op_rmpadjust, SNP_INSN_LEN) == 0) {
 		return rmpadjust(c, vmpl, a);
+	}
+	/* The SNP instructions and INVLPGB/TLBSYNC are CPL 0's: #GP
+	 * elsewhere (PVALIDATE, RMPADJUST check it themselves). */
+	if ((memcmp(insn, op_invlpgb, TLB_INSN_LEN) == 0 ||
+	     memcmp(insn, op_tlbsync, TLB_INSN_LEN) == 0) &&
+	    a->cpl != 0) {
+		return INSN_GP;
 	}
 	if (memcmp(insn, op_invlpgb, TLB_INSN_LEN) == 0) {
 		/* Every CPU's guest translations, this one's included. */
