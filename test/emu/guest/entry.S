@@ -130,6 +130,69 @@ probe_xsavec:
 22:	movq $0, probe_rip(%rip)
 	ret
 
+/* int probe_user(uint64_t rip, uint64_t rsp, uint64_t probe, uint64_t arg):
+ * IRETQ to CPL 3 at @rip on stack @rsp (user selectors, tests_user.c),
+ * R8 = @arg; the probe is armed at @probe, and the handler returns here
+ * at CPL 0 (probe_user_rsp). A stub that does not fault at @probe
+ * reaches its HLT: #GP there, an unexpected exception. */
+	.global probe_user
+probe_user:
+	push %rbx
+	push %rbp
+	push %r12
+	push %r13
+	push %r14
+	push %r15
+	lea 24f(%rip), %rax
+	mov %rax, probe_fixup(%rip)
+	mov %rdx, probe_rip(%rip)
+	mov %rsp, probe_user_rsp(%rip)
+	mov %rcx, %r8
+	pushq $0x1B			/* SS: user data */
+	push %rsi			/* RSP */
+	pushfq
+	pushq $0x23			/* CS: user code64 */
+	push %rdi			/* RIP */
+	iretq
+24:	movq $0, probe_rip(%rip)
+	movq $0, probe_user_rsp(%rip)
+	mov $0x10, %ecx			/* IRET to CPL 3 nulled them */
+	mov %ecx, %ds
+	mov %ecx, %es
+	pop %r15
+	pop %r14
+	pop %r13
+	pop %r12
+	pop %rbp
+	pop %rbx
+	ret
+
+/* CPL 3 stubs for probe_user: R8 is the argument; *_insn the probe. */
+	.global user_xsavec, user_xsavec_insn
+user_xsavec:
+	mov %r8, %rdi
+	mov $3, %eax
+	xor %edx, %edx
+user_xsavec_insn:
+	xsavec64 (%rdi)
+	hlt
+	.global user_rmpadjust, user_rmpadjust_insn
+user_rmpadjust:
+	mov %r8, %rax
+	xor %ecx, %ecx
+	mov $0x102, %edx		/* VMPL2, read */
+user_rmpadjust_insn:
+	.byte 0xF3, 0x0F, 0x01, 0xFE	/* rmpadjust */
+	hlt
+	.global user_invlpgb, user_invlpgb_insn
+user_invlpgb:
+	xor %eax, %eax
+	xor %ecx, %ecx
+	xor %edx, %edx
+user_invlpgb_insn:
+	.byte 0x0F, 0x01, 0xFE		/* invlpgb */
+	hlt
+
 /* uint32_t insn_rmpadjust(uint64_t va, uint64_t size, uint64_t attrs) */
 	.global insn_rmpadjust
 insn_rmpadjust:
@@ -148,6 +211,20 @@ exc\n:
 	EXC \n
 	.endr
 
+/* A user-mode probe (probe_user) returns to CPL 0: the frame at RBX
+ * (RIP, CS, RFLAGS, RSP, SS; RIP already the fixup) gets the kernel's
+ * selectors and probe_user's stack. Clobbers nothing else. */
+probe_back_to_kernel:
+	push %rax
+	mov probe_user_rsp(%rip), %rax
+	test %rax, %rax
+	jz 23f
+	mov %rax, 24(%rbx)		/* RSP */
+	movq $0x08, 8(%rbx)		/* CS */
+	movq $0x10, 32(%rbx)		/* SS */
+23:	pop %rax
+	ret
+
 /* Stack: vector, [error code], RIP, CS, RFLAGS, RSP, SS. */
 exc_common:
 	push %rax
@@ -163,6 +240,8 @@ exc_common:
 	mov %rbx, probe_error(%rip)
 	mov probe_fixup(%rip), %rbx
 	mov %rbx, 32(%rsp)
+	lea 32(%rsp), %rbx
+	call probe_back_to_kernel
 	mov 16(%rsp), %rax
 	inc %rax
 	pop %rbx
@@ -172,6 +251,8 @@ exc_common:
 12:	movq $-1, probe_error(%rip)	/* no error code */
 	mov probe_fixup(%rip), %rbx
 	mov %rbx, 24(%rsp)
+	lea 24(%rsp), %rbx
+	call probe_back_to_kernel
 	mov 16(%rsp), %rax
 	inc %rax
 	pop %rbx
@@ -278,8 +359,10 @@ idt_ptr:
 
 	.bss
 	.balign 16
-	.global probe_rip, probe_fixup, probe_error
+	.global probe_rip, probe_fixup, probe_error, probe_user_rsp
 probe_rip:
+	.skip 8
+probe_user_rsp:
 	.skip 8
 probe_fixup:
 	.skip 8

@@ -134,6 +134,7 @@ void tests_hostile(void);
 void tests_vcpu(void);
 void tests_apic(void);
 void tests_xsavec(void);
+void tests_user(void);
 void tests_cpuid(void);
 /** XRSTOR64 of @area with RFBM x87|SSE: 0 or the fault's vector + 1. */
 int probe_xrstor(void *area);

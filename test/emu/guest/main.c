@@ -33,6 +33,7 @@ void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
 	tests_hostile();
 	tests_apic();
 	tests_xsavec();
+	tests_user();
 	tests_cpuid();
 	tests_vcpu();
 	tests_vtpm();
