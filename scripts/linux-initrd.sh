@@ -2,9 +2,9 @@
 # The Linux guest's initramfs: busybox-static, the modules and their load
 # order from scripts/linux-fetch.sh's kit (Debian's, and tpm_svsm.ko), and
 # the committed scripts test/linux/init, test/linux/csvsm-selftest and
-# test/linux/csvsm-tpmbench (with test/linux/tpm_rtt.c built), and the
-# kit's word on tpm_svsm (/etc/csvsm-tpm_svsm) and, for a kit without
-# modules, why it has none (/etc/csvsm-modules-absent). A gzip'd
+# test/linux/csvsm-tpmbench (with test/linux/tpm_rtt.c built, no libc),
+# and the kit's word on tpm_svsm (/etc/csvsm-tpm_svsm) and, for a kit
+# without modules, why it has none (/etc/csvsm-modules-absent). A gzip'd
 # newc cpio (the kernel has RD_GZIP), built with Debian's cpio; the same
 # inputs give the same bytes (fixed owners and times, sorted names).
 #   linux-initrd.sh KITDIR OUT
@@ -30,11 +30,13 @@ install -m 0755 "$kit/busybox" "$root/bin/busybox"
 install -m 0755 "$here/test/linux/init" "$root/init"
 install -m 0755 "$here/test/linux/csvsm-selftest" "$root/bin/csvsm-selftest"
 install -m 0755 "$here/test/linux/csvsm-tpmbench" "$root/bin/csvsm-tpmbench"
-# tpm-rtt, csvsm-tpmbench's raw round trip: static (the initramfs's only
-# libc is tpm2-tools' dynamic one), from the host's gcc and glibc.
-gcc -std=c11 -O2 -Wall -Wextra -Werror -static -s \
-	-o "$root/usr/bin/tpm-rtt" "$here/test/linux/tpm_rtt.c" ||
-	die "test/linux/tpm_rtt.c did not build"
+# tpm-rtt, csvsm-tpmbench's raw round trip: freestanding and static, no
+# libc at all (test/linux/tpm_rtt.c makes its system calls itself), so
+# nothing of the host's glibc is in it; only the compiler's code is.
+gcc -std=c11 -O2 -Wall -Wextra -Werror -ffreestanding -fno-stack-protector \
+	-fno-pie -no-pie -fno-asynchronous-unwind-tables -nostdlib -static -s \
+	-Wl,--build-id=none -o "$root/usr/bin/tpm-rtt" \
+	"$here/test/linux/tpm_rtt.c" || die "test/linux/tpm_rtt.c did not build"
 # load-order: loaded at boot, in order; probe-order (tpm_svsm.ko): loaded
 # after them, where failing to bind is an outcome /init records.
 # A kit from before tpm_svsm has no probe-order: an empty one.
