@@ -1,14 +1,19 @@
 # The Linux guest kit (docs/linux.md): Debian's kernel, the modules for
 # configfs-tsm and sev-guest, and busybox-static, fetched at the versions
 # test/linux/debian.lock pins, and tpm_svsm.ko built for that kernel from
-# the pinned linux-source and linux-headers; all cached outside the tree
-# (scripts/linux-fetch.sh, scripts/linux-module-build.sh), and the
-# initramfs with the self-test (scripts/linux-initrd.sh).
+# the pinned linux-source and linux-headers; tpm2-tools and every library
+# it loads at the versions test/linux/userspace.lock pins (one lock for
+# every kernel's kit); all cached outside the tree (scripts/linux-fetch.sh,
+# scripts/linux-module-build.sh, scripts/linux-userspace.sh), and the
+# initramfs with the self-test (scripts/linux-initrd.sh), nothing in it
+# from the host's filesystem.
 # `make linux-baseline` boots both with plain QEMU, no SEV. Not part of
 # `make check` yet.
 
 LINUX := $(BUILD)/linux
 LINUX_LOCK := test/linux/debian.lock
+LINUX_USERSPACE := test/linux/userspace.lock scripts/linux-userspace.sh \
+	scripts/apt-private.sh
 LINUX_VMLINUZ := $(LINUX)/vmlinuz
 LINUX_INITRD := $(LINUX)/initrd.img
 LINUX_GUEST_FILES := test/linux/init test/linux/csvsm-selftest \
@@ -57,12 +62,13 @@ $(addprefix $(BUILD)/csvsm-linux-,$(addsuffix .igvm,$(LINUX_MODES))): \
 	@echo "measurement: $$($(BIN)/csvsm-igvm measure $@)"
 
 $(LINUX_VMLINUZ) $(LINUX)/VERSION $(LINUX)/kit/PACKAGES &: $(LINUX_LOCK) \
-		scripts/linux-fetch.sh scripts/linux-module-build.sh
+		scripts/linux-fetch.sh scripts/linux-module-build.sh \
+		$(LINUX_USERSPACE)
 	@scripts/linux-fetch.sh --lock $(LINUX_LOCK) $(LINUX)
 
-# tpm2-tools and its libraries come from the host (its Debian packages).
+# Everything in it comes from the kit (the locks) and the tree.
 $(LINUX_INITRD): $(LINUX)/kit/PACKAGES $(LINUX_GUEST_FILES) \
-		scripts/linux-initrd.sh $(wildcard /usr/bin/tpm2)
+		scripts/linux-initrd.sh
 	@scripts/linux-initrd.sh $(LINUX)/kit $@
 
 # Debian 12's 6.1: a kernel too old for an SVSM, for the refusal checks.
@@ -77,14 +83,15 @@ $(LINUX_OLD)/vmlinuz: test/linux/debian-6.1.lock scripts/linux-fetch.sh
 KERNEL_LOCK ?= test/linux/kernels/6.12-amd64.lock
 KERNEL_KIT := $(BUILD)/linux-$(basename $(notdir $(KERNEL_LOCK)))
 $(KERNEL_KIT)/vmlinuz $(KERNEL_KIT)/kit/PACKAGES &: $(KERNEL_LOCK) \
-		scripts/linux-fetch.sh scripts/linux-module-build.sh
+		scripts/linux-fetch.sh scripts/linux-module-build.sh \
+		$(LINUX_USERSPACE)
 	@scripts/linux-fetch.sh --lock $(KERNEL_LOCK) $(KERNEL_KIT)
 $(KERNEL_KIT)/initrd.img: $(KERNEL_KIT)/kit/PACKAGES $(LINUX_GUEST_FILES) \
-		scripts/linux-initrd.sh $(wildcard /usr/bin/tpm2)
+		scripts/linux-initrd.sh
 	@scripts/linux-initrd.sh $(KERNEL_KIT)/kit $@
 
 .PHONY: linux linux-fetch linux-old linux-baseline linux-latest linux-cmdline \
-	linux-kit
+	linux-kit linux-userspace-latest
 # build/linux/vmlinuz, build/linux/VERSION, build/linux/initrd.img
 linux: $(LINUX_VMLINUZ) $(LINUX_INITRD)
 
@@ -104,6 +111,11 @@ linux-baseline: linux
 # The lock lines for the newest 7.3 kernel the suites carry now.
 linux-latest:
 	@scripts/linux-fetch.sh --latest 7.3 $(LINUX)
+
+# The lock lines for the userspace the suites carry now (tpm2-tools and
+# what it loads), to replace test/linux/userspace.lock's.
+linux-userspace-latest:
+	@scripts/linux-userspace.sh --latest --apt $(LINUX)/apt-userspace
 
 linux-cmdline:
 	@echo '$(LINUX_CMDLINE)'

@@ -5,11 +5,13 @@
 # linux-headers, at the exact versions pinned in a lock file
 # (test/linux/debian.lock, test/linux/kernels/*.lock; docs/linux.md).
 #
-#   linux-fetch.sh [--lock FILE] OUTDIR
+#   linux-fetch.sh [--lock FILE] [--userspace-lock FILE] OUTDIR
 #       OUTDIR/vmlinuz (the bzImage), OUTDIR/VERSION (the kernel release),
 #       OUTDIR/config, and OUTDIR/kit/ (busybox, modules/*.ko with
-#       modules/load-order and modules/probe-order, tpm_svsm, PACKAGES)
-#       for scripts/linux-initrd.sh.
+#       modules/load-order and modules/probe-order, tpm_svsm, PACKAGES,
+#       and userspace/: tpm2-tools and the libraries it loads, from the
+#       userspace lock, test/linux/userspace.lock by default, through
+#       scripts/linux-userspace.sh) for scripts/linux-initrd.sh.
 #   A lock with a kernel line alone gives OUTDIR/vmlinuz, VERSION and
 #   config only (test/linux/debian-6.1.lock: a kernel too old for an SVSM).
 #   linux-fetch.sh --latest SERIES [--flavour F] [--lock FILE] OUTDIR
@@ -64,12 +66,17 @@ die() {
 }
 
 lock=test/linux/debian.lock
+userspace_lock=$(dirname "$0")/../test/linux/userspace.lock
 latest=""
 flavour=amd64
 while [ $# -gt 1 ]; do
 	case $1 in
 	--lock)
 		lock=$2
+		shift 2
+		;;
+	--userspace-lock)
+		userspace_lock=$2
 		shift 2
 		;;
 	--latest)
@@ -83,7 +90,7 @@ while [ $# -gt 1 ]; do
 	*) die "unknown option $1" ;;
 	esac
 done
-[ $# -eq 1 ] || die "usage: linux-fetch.sh [--latest SERIES [--flavour F]] [--lock FILE] OUTDIR"
+[ $# -eq 1 ] || die "usage: linux-fetch.sh [--latest SERIES [--flavour F]] [--lock FILE] [--userspace-lock FILE] OUTDIR"
 out=$1
 # The modules the guest loads; `modinfo -F depends` brings their chains
 # (configfs, then tsm in 6.12 or tsm_report from 6.16). One built into
@@ -563,6 +570,11 @@ if [ -n "${absent[modules]:-}" ]; then
 	echo "${absent[modules]} is not in ${suites[*]}" >"$out/kit/modules-absent"
 fi
 cp "$bcache/busybox" "$out/kit/busybox"
+# The userspace beside busybox (the same for every kernel): its own lock,
+# private apt (OUTDIR/apt-userspace) and cache.
+"$(dirname "$0")/linux-userspace.sh" --lock "$userspace_lock" \
+	--apt "$out/apt-userspace" "$out/kit/userspace" ||
+	die "no userspace for the kit (see above)"
 cp "$kcache/VERSION" "$out/kit/VERSION"
 grep -vE '^(#|$)' "$lock" >"$out/kit/PACKAGES"
 mods=$(cat "$out/kit/modules/load-order" "$out/kit/modules/probe-order" |

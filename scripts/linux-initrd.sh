@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The Linux guest's initramfs: busybox-static, the modules and their load
-# order from scripts/linux-fetch.sh's kit (Debian's, and tpm_svsm.ko), and
-# the committed scripts test/linux/init, test/linux/csvsm-selftest and
-# test/linux/csvsm-tpmbench (with test/linux/tpm_rtt.c built, no libc),
-# and the kit's word on tpm_svsm (/etc/csvsm-tpm_svsm) and, for a kit
-# without modules, why it has none (/etc/csvsm-modules-absent). A gzip'd
-# newc cpio (the kernel has RD_GZIP), built with Debian's cpio; the same
-# inputs give the same bytes (fixed owners and times, sorted names).
+# order from scripts/linux-fetch.sh's kit (Debian's, and tpm_svsm.ko),
+# the kit's userspace (kit/userspace: tpm2-tools, its TCTI, its libraries,
+# the loader and libc, from the Debian packages test/linux/userspace.lock
+# pins, scripts/linux-userspace.sh), the committed scripts test/linux/init,
+# test/linux/csvsm-selftest and test/linux/csvsm-tpmbench (with
+# test/linux/tpm_rtt.c built freestanding: no libc), and the kit's word on
+# tpm_svsm (/etc/csvsm-tpm_svsm) and, for a kit without modules, why it
+# has none (/etc/csvsm-modules-absent). Nothing comes from the host's
+# filesystem but the compiler that builds tpm-rtt. A gzip'd newc cpio
+# (the kernel has RD_GZIP), built with Debian's cpio; the same inputs give
+# the same bytes (fixed owners and times, sorted names).
 #   linux-initrd.sh KITDIR OUT
 set -euo pipefail
 kit=$1
@@ -16,7 +20,8 @@ die() {
 	echo "linux-initrd: $*" >&2
 	exit 1
 }
-for f in "$kit/busybox" "$kit/VERSION" "$kit/modules/load-order"; do
+for f in "$kit/busybox" "$kit/VERSION" "$kit/modules/load-order" \
+	"$kit/userspace/MANIFEST"; do
 	[ -f "$f" ] || die "$f missing: run scripts/linux-fetch.sh (make linux-fetch)"
 done
 command -v cpio >/dev/null || die "cpio missing (scripts/setup.sh installs it)"
@@ -66,35 +71,33 @@ if [ -f "$kit/modules-absent" ]; then
 	install -m 0644 "$kit/modules-absent" "$root/etc/csvsm-modules-absent"
 fi
 
-# tpm2-tools from the host's Debian packages (scripts/setup.sh installs
-# them): the multi-call binary `tpm2` with the tpm2_* names the self-test
-# uses, every shared library ldd names (libcurl's chain too: tpm2 needs it
-# to load, though no command here reaches the network), and the TCTI for
-# /dev/tpmrm0, which libtss2-tctildr dlopens (ldd cannot see it).
+# tpm2-tools from the kit's userspace (scripts/linux-userspace.sh): the
+# multi-call binary `tpm2` with the tpm2_* names the self-test and
+# csvsm-tpmbench use, every library it loads (libcurl's chain too: tpm2
+# needs it to load, though no command here reaches the network), the TCTI
+# for /dev/tpmrm0, which libtss2-tctildr dlopens, the loader in /lib64 and
+# the libraries in /lib/x86_64-linux-gnu under their sonames, where
+# Debian's loader looks. Each file as MANIFEST lists it, checked against
+# its SHA-256 there; /etc/csvsm-userspace is that list.
 tools="createek createak createpolicy create createprimary checkquote
 	flushcontext getrandom load pcrextend pcrread quote readpublic unseal
 	startauthsession policypcr policysecret activatecredential print"
-tcti=$(ls /usr/lib/x86_64-linux-gnu/libtss2-tcti-device.so.0 2>/dev/null) ||
-	die "libtss2-tcti-device.so.0 missing (scripts/setup.sh installs tpm2-tools)"
-command -v tpm2 >/dev/null || die "tpm2 missing (scripts/setup.sh installs tpm2-tools)"
-install -m 0755 "$(command -v tpm2)" "$root/usr/bin/tpm2"
+while read -r path sum pkg version; do
+	case $path in
+	usr/bin/tpm2 | lib64/ld-linux-x86-64.so.2 | lib/x86_64-linux-gnu/*.so*) ;;
+	*) die "$kit/userspace/MANIFEST: unexpected path '$path'" ;;
+	esac
+	[ -n "$version" ] || die "$kit/userspace/MANIFEST: '$path' has no package version"
+	echo "$sum  $kit/userspace/$path" | sha256sum --quiet -c - 2>/dev/null ||
+		die "$kit/userspace/$path: not the SHA-256 its MANIFEST says ($pkg $version)"
+	mkdir -p "$(dirname "$root/$path")"
+	install -m 0755 "$kit/userspace/$path" "$root/$path"
+done <"$kit/userspace/MANIFEST"
+[ -f "$root/usr/bin/tpm2" ] || die "$kit/userspace has no usr/bin/tpm2"
 for t in $tools; do
 	ln -s tpm2 "$root/usr/bin/tpm2_$t"
 done
-mkdir -p "$root/lib64" "$root/lib/x86_64-linux-gnu"
-for lib in $(ldd "$(command -v tpm2)" "$tcti" |
-	awk '/=> \// { print $3 } /^\t\/lib64\// { print $1 }' | LC_ALL=C sort -u); do
-	# Under its soname, from the file it points to; /lib64 holds the loader.
-	case $lib in
-	/lib64/*) dest=$root$lib ;;
-	*) dest=$root/lib/x86_64-linux-gnu/${lib##*/} ;;
-	esac
-	install -m 0755 "$(readlink -f "$lib")" "$dest"
-done
-install -m 0755 "$(readlink -f "$tcti")" "$root/lib/x86_64-linux-gnu/${tcti##*/}"
-dpkg-query -W -f '${Package} ${Version}\n' tpm2-tools libtss2-esys-3.0.2-0 \
-	libtss2-tcti-device0 libssl3 libc6 >"$root/etc/csvsm-host-packages" 2>/dev/null ||
-	die "dpkg-query failed on the tpm2-tools packages"
+install -m 0644 "$kit/userspace/MANIFEST" "$root/etc/csvsm-userspace"
 chmod 1777 "$root/tmp"
 
 find "$root" -exec touch -h -d @0 {} +
@@ -103,7 +106,8 @@ mkdir -p "$(dirname "$out")"
 	cpio --quiet -o -H newc -R 0:0 --reproducible) | gzip -9 -n >"$out.tmp"
 mv "$out.tmp" "$out"
 echo "linux-initrd: $out ($(wc -c <"$out") bytes; Linux $krel," \
-	"tpm2-tools $(dpkg-query -W -f '${Version}' tpm2-tools)," \
+	"tpm2-tools $(awk '$1 == "usr/bin/tpm2" { print $4 }' \
+		"$kit/userspace/MANIFEST")," \
 	"modules $(cat "$root/lib/modules/$krel/load-order" \
 		"$root/lib/modules/$krel/probe-order" | tr '\n' ' ')$(sed \
 		's/^\(.*\)$/none: \1;/' "$kit/modules-absent" 2>/dev/null)" \

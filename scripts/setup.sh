@@ -10,7 +10,8 @@ packages=(
 	clang-format clang-tidy      # make format-check, make tidy
 	valgrind                     # make bench (instruction counts)
 	qemu-system-x86              # the emu platform (make run, make check)
-	binutils                     # objcopy, size for the firmware
+	binutils                     # objcopy, size for the firmware; readelf
+	                             # for the guest's userspace closure
 	libtpms-dev libssl-dev       # the vTPM engine (libtpms + libcrypto)
 	openssl                      # the emulated PSP's test certificates
 	zlib1g-dev ovmf              # IGVM checksums; Debian 12's OVMF, which
@@ -19,7 +20,10 @@ packages=(
 	                             # OVMF measures into PCR 4 (make uefi-check)
 	libzstd-dev zstd             # csvsm-igvm --linux-entry startup_64;
 	                             # the host's own PCR 9 for it
-	tpm2-tools xxd               # vTPM tests with real TPM tools
+	tpm2-tools xxd               # vTPM tests with real TPM tools, the
+	                             # host's checks of the guest's blobs (the
+	                             # guest's are trixie's, not these:
+	                             # test/linux/userspace.lock)
 	python3-tpm2-pytss swtpm     # the kernel's sequence; a libtpms peer
 	cpio kmod xz-utils           # the Linux guest kit: initramfs, modinfo,
 	debian-archive-keyring       # .ko.xz; trixie's keys (mk/linux.mk)
