@@ -120,6 +120,21 @@ linux-userspace-latest:
 linux-cmdline:
 	@echo '$(LINUX_CMDLINE)'
 
+# The measured image is a function of the tree and its locks: the
+# userspace from the pinned .debs alone, the initramfs and the image
+# built twice from copies of their inputs in two directories (another
+# umask, time zone and locale in the second) give the same bytes and
+# MEASUREMENT as build/linux/initrd.img and build/csvsm-linux.igvm
+# (scripts/linux-repro-check.sh; prints the MEASUREMENT and PCRs 8 and 9
+# a relying party expects).
+.PHONY: linux-repro-check
+linux-repro-check: $(LINUX)/kit/PACKAGES $(LINUX_VMLINUZ) $(LINUX_INITRD) \
+		$(LINUX)/cmdline $(BIN)/csvsm-igvm $(SNP_FW) \
+		$(BUILD)/csvsm-linux.igvm scripts/linux-repro-check.sh
+	@scripts/linux-repro-check.sh $(LINUX)/kit $(LINUX_VMLINUZ) $(SNP_FW) \
+		$(BIN)/csvsm-igvm $(LINUX)/cmdline $(LINUX_INITRD) \
+		$(BUILD)/csvsm-linux.igvm
+
 # scripts/linux-check.sh on logs made from csvsm-sim's reports: extraction,
 # verification and each failure it must catch; no kernel, no QEMU.
 .PHONY: linux-check-test

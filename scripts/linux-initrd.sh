@@ -10,7 +10,8 @@
 # has none (/etc/csvsm-modules-absent). Nothing comes from the host's
 # filesystem but the compiler that builds tpm-rtt. A gzip'd newc cpio
 # (the kernel has RD_GZIP), built with Debian's cpio; the same inputs give
-# the same bytes (fixed owners and times, sorted names).
+# the same bytes (fixed owners, modes, times, sorted names; make
+# linux-repro-check).
 #   linux-initrd.sh KITDIR OUT
 set -euo pipefail
 kit=$1
@@ -26,6 +27,8 @@ for f in "$kit/busybox" "$kit/VERSION" "$kit/modules/load-order" \
 done
 command -v cpio >/dev/null || die "cpio missing (scripts/setup.sh installs it)"
 krel=$(cat "$kit/VERSION")
+# The modes of what mkdir makes below are in the archive: not the caller's.
+umask 022
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
