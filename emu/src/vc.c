@@ -47,10 +47,11 @@ struct idt_gate32 {
 #define SEL_INDEX_MASK 0xFFF8u
 #define MASK32 0xFFFFFFFFull
 
-static void refuse(const struct snp_vmsa *v, unsigned vmpl, const char *why)
+static void refuse(const struct snp_vmsa *v, unsigned vmpl, unsigned vector,
+		   const char *why)
 {
-	mlog("VMPL%u: #VC at %llx in protected mode not delivered: %s", vmpl,
-	     (unsigned long long)v->rip, why);
+	mlog("VMPL%u: vector %u at %llx in protected mode not delivered: %s",
+	     vmpl, vector, (unsigned long long)v->rip, why);
 }
 
 /* The descriptor of @sel in the GDT, as the CPU loads it into the hidden
@@ -90,44 +91,48 @@ static bool gdt_load(const struct snp_vmsa *v, unsigned vmpl, uint16_t sel,
  * accessed bit in the GDT too; this sets it in CS's hidden part only.
  */
 static bool deliver_legacy(struct snp_vmsa *v, unsigned vmpl, unsigned vector,
-			   uint64_t error)
+			   bool has_error, uint64_t error)
 {
 	struct idt_gate32 g;
 	struct vmsa_seg cs;
 	uint32_t frame[4];
+	size_t skip = has_error ? 0 : 1, len = sizeof(frame) - skip * 4;
 	uint64_t sp_mask, esp, eip;
 	unsigned type;
 
 	if ((v->cr0 & CR0_PG) != 0) {
-		refuse(v, vmpl, "paging on without long mode (not modelled)");
+		refuse(v, vmpl, vector,
+		       "paging on without long mode (not modelled)");
 		return false;
 	}
 	if (v->cpl != 0 || (v->rflags & RFLAGS_VM) != 0) {
-		refuse(v, vmpl,
+		refuse(v, vmpl, vector,
 		       "CPL not 0 or virtual-8086 mode (not modelled)");
 		return false;
 	}
 	if ((uint64_t)vector * 8 + 7 > v->idtr.limit ||
 	    !gw_read(v, vmpl, (v->idtr.base + (uint64_t)vector * 8) & MASK32,
 		     &g, sizeof(g), false)) {
-		refuse(v, vmpl, "gate beyond the IDT or unreadable");
+		refuse(v, vmpl, vector, "gate beyond the IDT or unreadable");
 		return false;
 	}
 	type = g.type_attr & GATE_TYPE_MASK;
 	if ((g.type_attr & GATE_PRESENT) == 0 ||
 	    (type != GATE_INTR && type != GATE_TRAP)) {
-		refuse(v, vmpl, "not a present 32-bit interrupt or trap gate");
+		refuse(v, vmpl, vector,
+		       "not a present 32-bit interrupt or trap gate");
 		return false;
 	}
 	if (!gdt_load(v, vmpl, g.sel, &cs)) {
-		refuse(v, vmpl, "gate selector not in the GDT or unreadable");
+		refuse(v, vmpl, vector,
+		       "gate selector not in the GDT or unreadable");
 		return false;
 	}
 	eip = ((uint64_t)g.off_hi << 16) | g.off_lo;
 	if ((cs.attrib & (SEG_S | SEG_CODE)) != (SEG_S | SEG_CODE) ||
 	    (cs.attrib & SEG_DPL_MASK) != 0 || (cs.attrib & SEG_P) == 0 ||
 	    eip > cs.limit) {
-		refuse(v, vmpl,
+		refuse(v, vmpl, vector,
 		       "gate selector not a present CPL-0 code "
 		       "segment holding the handler");
 		return false;
@@ -136,21 +141,21 @@ static bool deliver_legacy(struct snp_vmsa *v, unsigned vmpl, unsigned vector,
 	 * would wrap around the stack pointer or 4 GiB is refused; an
 	 * expand-up segment must hold it. */
 	sp_mask = (v->ss.attrib & SEG_DB) != 0 ? MASK32 : 0xFFFFull;
-	esp = (v->rsp & sp_mask) - sizeof(frame);
-	if ((v->rsp & sp_mask) < sizeof(frame) ||
-	    (v->ss.base & MASK32) + esp > MASK32 + 1 - sizeof(frame) ||
+	esp = (v->rsp & sp_mask) - len;
+	if ((v->rsp & sp_mask) < len ||
+	    (v->ss.base & MASK32) + esp > MASK32 + 1 - len ||
 	    ((v->ss.attrib & (SEG_CODE | SEG_EXPAND_DOWN)) == 0 &&
-	     esp + sizeof(frame) - 1 > v->ss.limit)) {
-		refuse(v, vmpl, "the frame does not fit the stack");
+	     esp + len - 1 > v->ss.limit)) {
+		refuse(v, vmpl, vector, "the frame does not fit the stack");
 		return false;
 	}
 	frame[0] = (uint32_t)error;
 	frame[1] = (uint32_t)v->rip;
 	frame[2] = v->cs.selector;
 	frame[3] = (uint32_t)v->rflags;
-	if (!gw_write(v, vmpl, (v->ss.base & MASK32) + esp, frame,
-		      sizeof(frame))) {
-		refuse(v, vmpl, "stack not writable");
+	if (!gw_write(v, vmpl, (v->ss.base & MASK32) + esp, frame + skip,
+		      len)) {
+		refuse(v, vmpl, vector, "stack not writable");
 		return false;
 	}
 	v->rsp = (v->rsp & ~sp_mask) | esp;
@@ -164,11 +169,12 @@ static bool deliver_legacy(struct snp_vmsa *v, unsigned vmpl, unsigned vector,
 	return true;
 }
 
-bool vc_deliver(struct snp_vmsa *v, unsigned vmpl, unsigned vector,
-		uint64_t error)
+static bool deliver(struct snp_vmsa *v, unsigned vmpl, unsigned vector,
+		    bool has_error, uint64_t error)
 {
 	struct idt_gate g;
 	uint64_t frame[6];
+	size_t skip = has_error ? 0 : 1, len = sizeof(frame) - skip * 8;
 	uint64_t rsp;
 	unsigned ist;
 
@@ -181,7 +187,7 @@ bool vc_deliver(struct snp_vmsa *v, unsigned vmpl, unsigned vector,
 			     vmpl, (unsigned long long)v->rip);
 			return false;
 		}
-		return deliver_legacy(v, vmpl, vector, error);
+		return deliver_legacy(v, vmpl, vector, has_error, error);
 	}
 	if ((uint64_t)vector * 16 + 15 > v->idtr.limit ||
 	    !gw_read(v, vmpl, v->idtr.base + (uint64_t)vector * 16, &g,
@@ -212,8 +218,8 @@ bool vc_deliver(struct snp_vmsa *v, unsigned vmpl, unsigned vector,
 	frame[3] = v->rflags;
 	frame[4] = v->rsp;
 	frame[5] = v->ss.selector;
-	rsp -= sizeof(frame);
-	if (!gw_write(v, vmpl, rsp, frame, sizeof(frame))) {
+	rsp -= len;
+	if (!gw_write(v, vmpl, rsp, frame + skip, len)) {
 		return false;
 	}
 	if (v->cpl != 0) {
@@ -236,4 +242,15 @@ bool vc_deliver(struct snp_vmsa *v, unsigned vmpl, unsigned vector,
 		v->rflags &= ~RFLAGS_IF;
 	}
 	return true;
+}
+
+bool vc_deliver(struct snp_vmsa *v, unsigned vmpl, unsigned vector,
+		uint64_t error)
+{
+	return deliver(v, vmpl, vector, true, error);
+}
+
+bool vc_deliver_intr(struct snp_vmsa *v, unsigned vmpl, unsigned vector)
+{
+	return deliver(v, vmpl, vector, false, 0);
 }

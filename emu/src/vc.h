@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * #VC, delivered by the machine. An SEV-ES guest's intercepted CPUID,
+ * #VC, and injected interrupts (vc_deliver_intr), delivered by the
+ * machine. An SEV-ES guest's intercepted CPUID,
  * port I/O, MSR access or MMIO does not exit to the hypervisor: the CPU
  * raises #VC (vector 29) in the guest with the exit code as error code,
  * and the guest's handler asks the hypervisor through the GHCB. QEMU's
@@ -43,5 +44,17 @@
 
 bool vc_deliver(struct snp_vmsa *v, unsigned vmpl, unsigned vector,
 		uint64_t error);
+/**
+ * An external interrupt, delivered the same way with no error code: the
+ * hardware role's VMRUN of an injected interrupt (EVENTINJ type INTR).
+ * QEMU 7.2 delivers such an injection and leaves it as its CPU's pending
+ * exception (helper_vmrun sets exception_index to the vector), which it
+ * delivers a second time, as a fault at the handler's first instruction,
+ * if the vCPU thread is kicked before its next exception (a cross-CPU
+ * TLB flush; every round-robin turn with one TCG thread): Linux then
+ * runs its entry code twice, the second time without SWAPGS. False: not
+ * deliverable so (the caller leaves it to EVENTINJ).
+ */
+bool vc_deliver_intr(struct snp_vmsa *v, unsigned vmpl, unsigned vector);
 
 #endif /* MACHINE_VC_H */

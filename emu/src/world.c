@@ -344,11 +344,18 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	uint64_t gen, root;
 
 	fpu_switch(c, vmpl, a->xcr0 != 0 ? a->xcr0 : 1);
-	vcpu_enter(c, a, &vmcb->save);
 	if (c->pending_event == 0) {
 		c->pending_event = c->hv_event[vmpl];
 		c->hv_event[vmpl] = 0;
 	}
+	/* An injected interrupt, delivered by the machine (vc.h: QEMU would
+	 * deliver it twice now and then); EVENTINJ takes the rest. */
+	if ((c->pending_event & EVENT_TYPE_MASK) == EVENT_TYPE_INTR &&
+	    (c->pending_event & EVENT_VALID) != 0 &&
+	    vc_deliver_intr(a, vmpl, (unsigned)(c->pending_event & 0xFFu))) {
+		c->pending_event = 0;
+	}
+	vcpu_enter(c, a, &vmcb->save);
 	ctl->event_inj = c->pending_event;
 	c->pending_event = 0;
 	/* The interrupt window: QEMU exits with VINTR once the guest has
