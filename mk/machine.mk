@@ -42,7 +42,8 @@ machine: $(MACHINE_ELF)
 
 # The test guest through the snp firmware on the machine at -smp 1 and 4:
 # every guest check, the machine's launch measurement equal to
-# csvsm-igvm's, and the attestation report verified (scripts/emu-run.sh).
+# csvsm-igvm's, and the attestation report verified (scripts/emu-run.sh);
+# -smp 4 once more with a TCG thread per vCPU, for true parallelism.
 .PHONY: emu-check emu-hostile-check
 EMU_IMAGE := $(BUILD)/csvsm.igvm
 emu-check: $(MACHINE_ELF) $(EMU_IMAGE) $(BIN)/csvsm-verify $(PKI_FILES)
@@ -50,6 +51,8 @@ emu-check: $(MACHINE_ELF) $(EMU_IMAGE) $(BIN)/csvsm-verify $(PKI_FILES)
 	@test/attest/attest-emu.sh $(MACHINE_OBJ)/run-smp1.log $(EMU_IMAGE)
 	@scripts/emu-run.sh --image $(EMU_IMAGE) --smp 4 --check
 	@test/attest/attest-emu.sh $(MACHINE_OBJ)/run-smp4.log $(EMU_IMAGE)
+	@CSVSM_TCG_THREAD=multi scripts/emu-run.sh --image $(EMU_IMAGE) \
+		--smp 4 --check --log $(MACHINE_OBJ)/run-smp4-multi.log
 
 # A bad image is refused by the PSP with a reason (status 249); each
 # hostile hypervisor behaviour ends as its victim must end it: the PSP

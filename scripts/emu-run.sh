@@ -74,6 +74,21 @@ done
 [ -n "$log" ] || log=build/machine/run-smp$smp.log
 mkdir -p "$(dirname "$log")" build/machine
 
+# TCG's threads (CSVSM_TCG_THREAD): one for all vCPUs (single, the
+# default) or one per vCPU (multi, QEMU's). Multi-threaded TCG can run
+# code another vCPU has just patched as it was before (a translation made
+# while the patch was written outlives it: Linux's text patching then
+# oopses on its own INT3), so guests run on one thread; make emu-check
+# also runs the test guest on many, for the SVSM's true parallelism
+# (docs/emu.md, "What is faithful and what is not").
+tcg_thread=${CSVSM_TCG_THREAD:-single}
+case $tcg_thread in
+single | multi) ;;
+*)
+	echo "emu-run: CSVSM_TCG_THREAD=$tcg_thread: single or multi" >&2
+	exit 2
+	;;
+esac
 # EPYC has SVM, nested paging, XSAVE/AVX and RDRAND. phys-bits=52 and LA57
 # give the 52-bit guest physical space the C-bit (51) lives in; the
 # features TCG cannot provide are taken out so CPUID is honest.
@@ -168,7 +183,7 @@ if [ "$timeout_s" -gt 0 ]; then
 fi
 start=$(date +%s.%N)
 timeout --foreground -k 5 "$limit" \
-	qemu-system-x86_64 -machine q35 -accel tcg -cpu "$cpu" \
+	qemu-system-x86_64 -machine q35 -accel "tcg,thread=$tcg_thread" -cpu "$cpu" \
 	-smp "$smp" -m "$mem" -display none "${serial[@]}" -monitor none \
 	-qmp "unix:$qmp,server=on,wait=off" \
 	-no-reboot -nodefaults -kernel "$machine" "${fwcfg[@]}" \
