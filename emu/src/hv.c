@@ -255,18 +255,35 @@ static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 	     v->index, vmpl, set, code, *why != '\0' ? " (" : "", why,
 	     *why != '\0' ? ")" : "");
 	if (set == 0 && code == 0) { /* also KVM's own kill */
-		uint8_t *g = guest_ptr(v->ghcb_gpa[vmpl], PAGE);
+		uint64_t gpa = v->ghcb_gpa[vmpl] & ~(uint64_t)(PAGE - 1);
+		uint8_t *g = guest_ptr(gpa, PAGE);
 		uint64_t sw[3] = {0, 0, 0};
+		bool shared;
 
-		if (g != NULL) {
+		/* What KVM can read of the registered GHCB: a shared page
+		 * only (the page may have become private since). */
+		rmp_lock();
+		shared = g != NULL &&
+			 rmp_check_shared_access(&machine_rmp, gpa) ==
+				 RMP_ACCESS_OK;
+		if (shared) {
 			memcpy(sw, g + GHCB_OFF_SW_EXIT_CODE, sizeof(sw));
 		}
-		mlog("  GHCB MSR %llx, registered GHCB %llx: exit code %llx, "
-		     "info %llx %llx",
-		     (unsigned long long)exit_msr[v->index],
-		     (unsigned long long)v->ghcb_gpa[vmpl],
-		     (unsigned long long)sw[0], (unsigned long long)sw[1],
-		     (unsigned long long)sw[2]);
+		rmp_unlock();
+		if (shared) {
+			mlog("  GHCB MSR %llx, registered GHCB %llx: exit code "
+			     "%llx, info %llx %llx",
+			     (unsigned long long)exit_msr[v->index],
+			     (unsigned long long)v->ghcb_gpa[vmpl],
+			     (unsigned long long)sw[0],
+			     (unsigned long long)sw[1],
+			     (unsigned long long)sw[2]);
+		} else {
+			mlog("  GHCB MSR %llx, registered GHCB %llx: not a "
+			     "shared page, not read",
+			     (unsigned long long)exit_msr[v->index],
+			     (unsigned long long)v->ghcb_gpa[vmpl]);
+		}
 	}
 	hv_stop(vmpl == 0 ? MACHINE_EXIT_SVSM_TERM : MACHINE_EXIT_GUEST_TERM);
 }

@@ -82,6 +82,9 @@ uint32_t attest_once(void);
 /** The GHCB-page AP Creation event. */
 uint64_t ghcb_ap_create(uint32_t apic_id, uint64_t vmsa_gpa,
 			uint64_t sev_features);
+/** Write @secret into this vCPU's registered GHCB, make that page
+ * private, then ask for termination (set 0, code 0): no return. */
+void ghcb_terminate_private(uint64_t secret);
 /** The GHCB MSR protocol page state change of one 4 KiB page. */
 bool msr_page_state(uint64_t gpa, bool shared);
 /** The GHCB this CPU's #VC handler may use now (NULL: none). */

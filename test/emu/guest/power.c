@@ -6,7 +6,9 @@
  * "reset"), read through fw_cfg's ports as port I/O through the GHCB;
  * the machine must end with its power-off or reset status. With
  * "triple-fault" it ends in a triple fault, which the machine must
- * end as hardware does (a shutdown), not loop on.
+ * end as hardware does (a shutdown), not loop on. With
+ * "terminate-private-ghcb" it asks for termination after making its
+ * registered GHCB private: the hypervisor must not read that page.
  */
 #include "svsm/std.h"
 
@@ -115,7 +117,7 @@ static void pvalidate_without_idt(void)
 
 void guest_end_if_asked(void)
 {
-	char how[16];
+	char how[32];
 
 	if (!fwcfg_string("opt/csvsm/guest-end", how, sizeof(how))) {
 		return;
@@ -128,6 +130,8 @@ void guest_end_if_asked(void)
 		out8(RESET_CONTROL, RESET_HARD);
 	} else if (same(how, "triple-fault")) {
 		pvalidate_without_idt();
+	} else if (same(how, "terminate-private-ghcb")) {
+		ghcb_terminate_private(0x5EC12E75EC12E7ull);
 	}
 	CHECK_THAT(false, "the machine did not end the VM");
 	g_exit(false);

@@ -9,6 +9,8 @@
  */
 #include "svsm/std.h"
 
+#include "abi/ghcb.h"
+
 #include "guest.h"
 
 #define MSR_GHCB 0xC0010130u
@@ -18,6 +20,7 @@
 #define MSR_REG_GPA_RESP 0x013ull
 #define MSR_PSC_REQ 0x014ull
 #define MSR_PSC_RESP 0x015ull
+#define MSR_TERM_REQ 0x100ull /* reason set 0, code 0 */
 #define NAE_AP_CREATION 0x80000013ull
 #define NAE_RUN_VMPL 0x80000018ull
 #define GHCB_RAX 0x1F8u
@@ -205,6 +208,20 @@ bool ghcb_setup(uint64_t gpa)
 	registered[g_apic_id() % MAX_CPUS] = gpa;
 	g_wrmsr(MSR_GHCB, gpa);
 	return true;
+}
+
+void ghcb_terminate_private(uint64_t secret)
+{
+	uint64_t gpa = registered[g_apic_id() % MAX_CPUS];
+
+	/* A page this vCPU registered as its GHCB, written, then made
+	 * private; then the GHCB MSR protocol's termination request (set
+	 * 0, code 0), whose handling prints the registered GHCB's exit
+	 * code if the hypervisor may read it. */
+	*(volatile uint64_t *)(gpa + GHCB_OFF_SW_EXIT_CODE) = secret;
+	(void)msr_page_state(gpa, false);
+	g_wrmsr(MSR_GHCB, MSR_TERM_REQ);
+	vmgexit();
 }
 
 volatile uint8_t *ghcb_for_vc(void)
