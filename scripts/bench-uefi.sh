@@ -31,6 +31,9 @@
 # Times vary with the host's load; the ratios of one run much less.
 #   bench-uefi.sh [--smp N] [--mem SIZE] [--max-ram-below-4g SIZE] [--logs DIR]
 set -euo pipefail
+# TCG threads as scripts/emu-run.sh runs the machine (CSVSM_TCG_THREAD),
+# so a ratio compares like with like.
+tcg_thread=${CSVSM_TCG_THREAD:-single}
 
 smp=1
 mem=1G
@@ -110,7 +113,7 @@ cpu=EPYC,-rdseed,-sha-ni,-fxsr-opt,-misalignsse,-3dnowprefetch,-osvw
 cpu=$cpu,-topoext,-nrip-save,-xsavec
 plain_qemu() {
 	timeout --foreground -k 5 300 qemu-system-x86_64 \
-		-machine "$plain_machine" -accel tcg -cpu "$cpu" -smp "$smp" -m "$mem" \
+		-machine "$plain_machine" -accel "tcg,thread=$tcg_thread" -cpu "$cpu" -smp "$smp" -m "$mem" \
 		-display none -serial stdio -monitor none -nodefaults -no-reboot \
 		-bios "$ovmf" -kernel "$kernel" -initrd "$initrd" -append "$plain_cmdline"
 }

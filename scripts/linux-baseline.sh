@@ -14,6 +14,9 @@
 #                     [--cmdline STRING] [--kernel FILE] [--initrd FILE]
 #                     [--swtpm]
 set -uo pipefail
+# TCG threads as scripts/emu-run.sh runs the machine (CSVSM_TCG_THREAD),
+# so a ratio compares like with like.
+tcg_thread=${CSVSM_TCG_THREAD:-single}
 
 smp=2
 mem=512M
@@ -74,7 +77,7 @@ while IFS= read -r line; do
 		t_start=$EPOCHREALTIME
 	fi
 done < <(timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
-	-machine q35 -accel tcg -cpu "$cpu" -smp "$smp" -m "$mem" \
+	-machine q35 -accel "tcg,thread=$tcg_thread" -cpu "$cpu" -smp "$smp" -m "$mem" \
 	-display none -serial stdio -monitor none -nodefaults -no-reboot \
 	"${tpm[@]}" -kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
 	</dev/null 2>&1
