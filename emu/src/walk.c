@@ -58,9 +58,10 @@ static bool phys_access(unsigned vmpl, uint64_t gpa, void *buf, size_t len,
 
 /* The guest's tables are read privately whatever the C-bit in CR3 or an
  * entry says, as SNP hardware walks them; the leaf's C-bit says how the
- * data is accessed. */
-static bool walk(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
-		 uint64_t *gpa)
+ * data is accessed. Each entry read goes to @entry (up to 5, top level
+ * first; *@n of them) when @entry is not NULL. */
+static bool walk_traced(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
+			uint64_t *gpa, uint64_t entry[5], unsigned *n)
 {
 	uint64_t table = v->cr3 & PTE_ADDR;
 	int level = (v->cr4 & CR4_LA57_BIT) != 0 ? 4 : 3;
@@ -81,8 +82,13 @@ static bool walk(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 		if (!phys_access(vmpl,
 				 (table | MACHINE_C_MASK) +
 					 ((va >> shift) & 511u) * 8,
-				 &pte, sizeof(pte), RMP_PERM_READ, false) ||
-		    (pte & PTE_P) == 0) {
+				 &pte, sizeof(pte), RMP_PERM_READ, false)) {
+			return false;
+		}
+		if (entry != NULL) {
+			entry[(*n)++] = pte;
+		}
+		if ((pte & PTE_P) == 0) {
 			return false;
 		}
 		if ((level == 1 || level == 2) && (pte & PTE_PS) != 0) {
@@ -97,34 +103,23 @@ static bool walk(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 	return true;
 }
 
+static bool walk(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
+		 uint64_t *gpa)
+{
+	return walk_traced(v, vmpl, va, gpa, NULL, NULL);
+}
+
 unsigned gw_trace(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 		  uint64_t entry[5])
 {
-	uint64_t table = v->cr3 & PTE_ADDR;
-	int level = (v->cr4 & CR4_LA57_BIT) != 0 ? 4 : 3;
+	uint64_t gpa;
 	unsigned n = 0;
 
-	if ((v->cr0 & CR0_PG_BIT) == 0 || (v->efer & EFER_LMA_BIT) == 0) {
+	if ((v->cr0 & CR0_PG_BIT) == 0) {
 		return 0;
 	}
 	rmp_lock();
-	for (; level >= 0 && n < 5; level--) {
-		unsigned shift = 12u + 9u * (unsigned)level;
-		uint64_t pte;
-
-		if (!phys_access(vmpl,
-				 (table | MACHINE_C_MASK) +
-					 ((va >> shift) & 511u) * 8,
-				 &pte, sizeof(pte), RMP_PERM_READ, false)) {
-			break;
-		}
-		entry[n++] = pte;
-		if ((pte & PTE_P) == 0 ||
-		    ((level == 1 || level == 2) && (pte & PTE_PS) != 0)) {
-			break;
-		}
-		table = pte & PTE_ADDR;
-	}
+	(void)walk_traced(v, vmpl, va, &gpa, entry, &n);
 	rmp_unlock();
 	return n;
 }
@@ -181,8 +176,8 @@ bool gw_write(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 }
 
 /* The host bytes of the guest page-table entry at @gpa (private, as SNP
- * walks them), NULL if the RMP refuses this VMPL reading it. Under
- * rmp_lock. */
+ * walks them), NULL if the RMP refuses this VMPL reading or writing it
+ * (the walk sets accessed and dirty bits). Under rmp_lock. */
 static uint64_t *entry_ptr(unsigned vmpl, uint64_t gpa)
 {
 	uint64_t g = gpa & ~MACHINE_C_MASK;
@@ -194,7 +189,8 @@ static uint64_t *entry_ptr(unsigned vmpl, uint64_t gpa)
 	return guest_ptr(g, sizeof(uint64_t));
 }
 
-/* One page of an operand: its guest physical address in *@gpa, the
+/* One page of an operand: walk_traced()'s walk with the CPU's checks
+ * and accessed bits (walk.h); its guest physical address in *@gpa, the
  * leaf entry in *@leaf. Under rmp_lock. */
 static enum gw_result operand_page(const struct snp_vmsa *v, unsigned vmpl,
 				   uint64_t va, unsigned how, uint64_t *gpa,
