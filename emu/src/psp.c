@@ -28,6 +28,10 @@
 #define LEAF_EXT_ADDR 0x80000008u
 
 static struct psp_model psp;
+/* The PSP runs one command at a time: two vCPUs' guest requests must not
+ * both pass the sequence-number check with one number (a replay
+ * accepted, and two responses sealed under one AES-GCM IV). */
+static struct mlock psp_lock;
 static uint8_t vmpck_entropy[PSP_VMPCK_COUNT * 32 + 48];
 
 static uint8_t *op_page(void *ctx, uint64_t gpa)
@@ -169,5 +173,10 @@ const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 uint64_t psp_serve_request(const uint8_t *req, uint8_t *rsp, void *certs,
 			   size_t *certs_len)
 {
-	return psp_host_guest_request(&psp, req, rsp, certs, certs_len);
+	uint64_t r;
+
+	mlock_take(&psp_lock);
+	r = psp_host_guest_request(&psp, req, rsp, certs, certs_len);
+	mlock_drop(&psp_lock);
+	return r;
 }
