@@ -248,6 +248,13 @@ enum snp_ret rmp_launch_page(struct rmp *rmp, uint64_t gpa)
 	if (!rmp_span(rmp, gpa, false, &first, &count)) {
 		return SNP_RET_FAIL_INPUT;
 	}
+	/* SNP_LAUNCH_UPDATE validates a page the guest does not hold yet
+	 * (hypervisor-owned, or assigned and not validated, as KVM's
+	 * private memory starts): one already launched is refused, never
+	 * measured twice. */
+	if ((rmp->entry[first].flags & RMP_F_VALIDATED) != 0) {
+		return SNP_RET_FAIL_INPUT;
+	}
 	/* A 4 KiB page of a 2 MiB entry: the rest keep their state as 4 KiB
 	 * entries, so the RMP never holds a partial 2 MiB entry. */
 	if (rmp_is_2m(rmp, first)) {

@@ -8,6 +8,8 @@
   vmsa-outside  the boot VMSA's GPA beyond the guest physical space the
                 machine backs (checksum fixed)
   page-outside  one page's GPA beyond it (checksum fixed)
+  page-twice    the second page's GPA the first's: launched twice
+                (checksum fixed)
 (A GPA above RAM but inside that space is backed, as QEMU's IGVM loader
 makes memory for it: docs/emu.md, "Memory and the C-bit".)
 
@@ -51,6 +53,11 @@ def main():
         want = VP_CONTEXT if mode == "vmsa-outside" else PAGE_DATA
         body = next(b for t, b in structures(data) if t == want)
         struct.pack_into("<Q", data, body, OUTSIDE)
+        fix_checksum(data)
+    elif mode == "page-twice":
+        pages = [b for t, b in structures(data) if t == PAGE_DATA]
+        first = struct.unpack_from("<Q", data, pages[0])[0]
+        struct.pack_into("<Q", data, pages[1], first)
         fix_checksum(data)
     else:
         sys.exit(f"bad_image.py: unknown mode {mode}")
