@@ -85,3 +85,7 @@ fuzz: setup $(FUZZ_TARGETS) fuzz-seeds
 $(FUZZ_OBJ)/emu/src/walk.o $(FUZZ_OBJ)/test/fuzz/guest_walk.o: \
 	FUZZ_CFLAGS += -Iemu/src -Isrc/arch/x86
 $(BIN)/fuzz-guest_walk: $(FUZZ_OBJ)/emu/src/walk.o
+
+# emu_fwcfg.c fuzzes the machine's fw_cfg view for its guest
+# (emu/src/hv_fwcfg_view.c), which it compiles in.
+$(FUZZ_OBJ)/test/fuzz/emu_fwcfg.o: FUZZ_CFLAGS += -Iemu/src
