@@ -135,6 +135,15 @@ bool gw_translate(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 	return ok;
 }
 
+/* How many of the @len - @done bytes left of an access at @va lie in
+ * the page where byte @done falls. */
+static size_t page_chunk(uint64_t va, size_t done, size_t len)
+{
+	size_t in_page = PAGE - (size_t)((va + done) & (PAGE - 1));
+
+	return len - done < in_page ? len - done : in_page;
+}
+
 static bool copy(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 		 void *buf, size_t len, unsigned perm, bool write)
 {
@@ -144,8 +153,7 @@ static bool copy(const struct snp_vmsa *v, unsigned vmpl, uint64_t va,
 	rmp_lock();
 	while (ok && done < len) {
 		uint64_t gpa;
-		size_t in_page = PAGE - (size_t)((va + done) & (PAGE - 1));
-		size_t n = len - done < in_page ? len - done : in_page;
+		size_t n = page_chunk(va, done, len);
 
 		ok = walk(v, vmpl, va + done, &gpa);
 		/* Instruction fetches are private, whatever the leaf says. */
@@ -252,7 +260,6 @@ static enum gw_result operand(const struct snp_vmsa *v, unsigned vmpl,
 	size_t done = 0;
 	unsigned n = 0, i;
 	enum gw_result r = GW_OK;
-	bool write = store;
 
 	if (len == 0 || len > (OPERAND_PAGES - 1) * PAGE + 1) {
 		return GW_REFUSED;
@@ -260,22 +267,19 @@ static enum gw_result operand(const struct snp_vmsa *v, unsigned vmpl,
 	rmp_lock();
 	/* Every page first: a fault leaves memory as it was. */
 	while (r == GW_OK && done < len) {
-		size_t in_page = PAGE - (size_t)((va + done) & (PAGE - 1));
-
 		r = operand_page(v, vmpl, va + done, how, &gpa[n], &leaf[n], f);
-		done += len - done < in_page ? len - done : in_page;
+		done += page_chunk(va, done, len);
 		n++;
 	}
 	for (i = 0, done = 0; r == GW_OK && i < n; i++) {
-		size_t in_page = PAGE - (size_t)((va + done) & (PAGE - 1));
-		size_t k = len - done < in_page ? len - done : in_page;
+		size_t k = page_chunk(va, done, len);
 
 		if (!phys_access(vmpl, gpa[i], (uint8_t *)buf + done, k,
-				 write ? RMP_PERM_READ | RMP_PERM_WRITE
+				 store ? RMP_PERM_READ | RMP_PERM_WRITE
 				       : RMP_PERM_READ,
-				 write)) {
+				 store)) {
 			r = GW_REFUSED;
-		} else if (write) {
+		} else if (store) {
 			__atomic_fetch_or(leaf[i], PTE_D, __ATOMIC_ACQ_REL);
 		}
 		done += k;
