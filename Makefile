@@ -40,14 +40,22 @@ setup:
 # nothing failed.
 RUN_LOG := $(BUILD)/run/linux.log
 # The self-test's verdict in LOG, for `make TARGET`: its result line,
-# status 0 only if something passed and nothing failed.
+# status 0 only if something passed and nothing failed; else its first
+# failures, or the guest's last words if it printed no result.
 # selftest_verdict TARGET LOG (inside a recipe's shell line)
 define selftest_verdict
 r=$$(grep -aoE '[0-9]+ passed, [0-9]+ failed' $(2) | tail -n1); \
 		case "$$r" in \
 		[1-9]*" 0 failed") echo "make $(1): the self-test: $$r" ;; \
-		*) echo "make $(1): the self-test did not pass:" \
-			"'$$r' (log: $(2))"; exit 1 ;; \
+		*) if [ -n "$$r" ]; then \
+			tr -d '\r' <$(2) | grep -a '^FAIL' | head -n 5 | \
+				cut -c1-200; \
+		else \
+			tr -d '\r' <$(2) | grep -avE '^(emu: |CSVSM-)' | \
+				tail -n 6 | cut -c1-200; \
+		fi; \
+		echo "make $(1): the self-test did not pass:" \
+			"'$${r:-no result line}' (log: $(2))"; exit 1 ;; \
 		esac
 endef
 run: setup

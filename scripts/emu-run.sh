@@ -220,14 +220,26 @@ case $status in
 239) what="stopped: $(cat "$stopped")" ;;
 *) what="QEMU exited with status $status" ;;
 esac
+# The guest's last words: the console's last lines that are neither the
+# machine's (emu:) nor the self-test's blobs, so a failed run says what
+# the guest was doing when it stopped, after the machine's counts.
+last_words() {
+	echo "emu-run: the guest's last words (log: $log):" >&2
+	tr -d '\r' <"$log" | grep -avE '^(emu: |CSVSM-HEX |CSVSM-BLOB-)' |
+		grep -av '^[[:space:]]*$' | tail -n 6 | cut -c1-200 |
+		sed 's/^/  | /' >&2
+}
 echo "emu-run: -smp $smp${hv:+ --hv $hv}: $what (${secs}s)"
 if [ -n "$expect" ] && [ "$status" -ne "$expect" ]; then
-	echo "emu-run: FAILED: expected status $expect (log: $log)" >&2
+	last_words
+	echo "emu-run: FAILED: -smp $smp: $what; expected status $expect" \
+		"(log: $log)" >&2
 	exit 1
 fi
 if [ $check -eq 1 ]; then
 	if [ "$status" -ne 33 ] || ! grep -q '\] [0-9]* passed, 0 failed' "$log"; then
-		echo "emu-run: FAILED (log: $log)" >&2
+		last_words
+		echo "emu-run: FAILED: -smp $smp: $what (log: $log)" >&2
 		exit 1
 	fi
 	want=$(build/bin/csvsm-igvm measure "$image")
