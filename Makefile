@@ -121,8 +121,15 @@ check-all: format-check banned-check layers-check tidy freestanding-check docs-c
 	test test-snp test-asan emu-check emu-hostile-check vtpm-check attest-check igvm-check \
 	snp-image-check linux-check-test linux-repro-check linux-emu-check linux-stable-check \
 	linux-refusal-check linux-shell-check uefi-check uefi-shell-check uefi-refusal-check \
-	fuzz-smoke
+	fuzz-smoke fresh-clone-check
 	@echo "make check: all checks passed"
+
+# A newcomer's first run: `make run </dev/null` in a fresh clone of HEAD,
+# nothing built, the kits cached outside the tree reused; the clone is
+# removed afterwards (scripts/fresh-clone-check.sh).
+.PHONY: fresh-clone-check
+fresh-clone-check:
+	@scripts/fresh-clone-check.sh $(FRESH_CLONE_JOBS)
 
 bench: setup
 	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench $(BIN)/csvsm-bench-snp \
