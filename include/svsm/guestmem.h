@@ -17,6 +17,7 @@
 
 #include "svsm/addr.h"
 #include "svsm/err.h"
+#include "svsm/ownership.h"
 
 enum svsm_err guestmem_read(gpa_t gpa, void *dst, size_t len);
 enum svsm_err guestmem_write(gpa_t gpa, const void *src, size_t len);
@@ -28,6 +29,14 @@ enum svsm_err guestmem_write(gpa_t gpa, const void *src, size_t len);
 enum svsm_err guestmem_read_param(gpa_t gpa, void *dst, size_t len);
 enum svsm_err guestmem_write_param(gpa_t gpa, const void *src, size_t len);
 enum svsm_err guestmem_zero(gpa_t gpa, size_t len);
+/**
+ * Zero a page a call acts on (PVALIDATE's newly validated range): refused
+ * (SVSM_E_ADDR) unless owner_is_guest_page_free_in(@w) holds for it, a
+ * stricter check than guestmem_zero()'s, answered from the window the
+ * call's walk keeps.
+ */
+enum svsm_err guestmem_zero_page_free(struct owner_window *w, gpa_t gpa,
+				      size_t len);
 /** Atomically swap one guest byte (the CAA call_pending flag). */
 enum svsm_err guestmem_xchg_u8(gpa_t gpa, uint8_t val, uint8_t *old);
 

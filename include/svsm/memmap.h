@@ -23,6 +23,8 @@ enum svsm_err memmap_init(const struct mem_range *ram, unsigned ram_count,
 			  struct mem_range svsm);
 /** [gpa, gpa+len) is non-empty, does not wrap, and lies in one RAM range. */
 bool memmap_is_guest_ram(gpa_t gpa, uint64_t len);
+/** The RAM range holding the byte at @gpa, in @r; false if none does. */
+bool memmap_ram_range_of(gpa_t gpa, struct mem_range *r);
 /** [gpa, gpa+len) intersects the SVSM region (len > 0, no wrap). */
 bool memmap_overlaps_svsm(gpa_t gpa, uint64_t len);
 struct mem_range memmap_svsm_region(void);

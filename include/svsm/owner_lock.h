@@ -24,10 +24,17 @@
 #define SVSM_OWNER_LOCK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 void owner_lock_init(void);
 void owner_lock(void);
 void owner_unlock(void);
+/**
+ * The current hold's number, new at every owner_lock(): an answer cached
+ * under one hold (struct owner_window) is not used under another. Only
+ * for the holder.
+ */
+uint64_t owner_lock_epoch(void);
 /** Does the calling CPU hold the lock? For CHECK()s of the rules above. */
 bool owner_lock_held(void);
 

@@ -19,6 +19,29 @@
 
 bool owner_is_guest_accessible(gpa_t gpa, uint64_t len);
 bool owner_is_guest_page_free(gpa_t gpa, uint64_t len);
+
+/**
+ * A cached answer for a walk over many ranges (a PVALIDATE list): a
+ * window [lo, end) of one RAM range in which no byte is the SVSM's, a
+ * live VMSA or a Calling Area, found under the ownership-lock hold
+ * numbered @epoch. It is used only under that same hold, whose holder
+ * changes no ownership meanwhile. Deposited pages are not in it: they are
+ * checked on every ask. Zero-initialise it; the first ask fills it.
+ */
+struct owner_window {
+	uint64_t lo;
+	uint64_t end;
+	uint64_t epoch;
+	bool is_set;
+};
+
+/**
+ * owner_is_guest_page_free(), answered from @w when the range lies in
+ * it, else found afresh (and @w moved to the range). The same answer
+ * either way; the caller holds the ownership lock.
+ */
+bool owner_is_guest_page_free_in(struct owner_window *w, gpa_t gpa,
+				 uint64_t len);
 /**
  * Does [gpa, gpa+len) touch the control bytes (call_pending, mem_available,
  * reserved: the first 8) of a live Calling Area? Parameter and output

@@ -54,6 +54,12 @@ struct vcpu *vcpu_find_by_vmsa(gpa_t vmsa_gpa);
 struct vcpu *vcpu_startup(void);
 unsigned vcpu_count(void);
 bool vcpu_overlaps_vmsa(gpa_t gpa, uint64_t len);
+/**
+ * Narrow [*lo, *end), which holds @at, so that it meets no live VMSA page
+ * and no Calling Area page; false (the window untouched or part-narrowed)
+ * if @at lies in one.
+ */
+bool vcpu_clip_window(uint64_t at, uint64_t *lo, uint64_t *end);
 bool vcpu_overlaps_caa(gpa_t gpa, uint64_t len);
 bool vcpu_overlaps_caa_control(gpa_t gpa, uint64_t len);
 /** Is the page at @caa the Calling Area of a vCPU whose APIC ID is not

@@ -84,6 +84,18 @@ enum svsm_err guestmem_zero(gpa_t gpa, size_t len)
 	return plat_guest_zero(gpa, len) ? SVSM_OK : SVSM_E_FAULT;
 }
 
+enum svsm_err guestmem_zero_page_free(struct owner_window *w, gpa_t gpa,
+				      size_t len)
+{
+	/* T01: as guestmem_check(), through the caller's window; it CHECKs
+	 * the lock. */
+	if (!owner_is_guest_page_free_in(w, gpa, len)) {
+		return SVSM_E_ADDR;
+	}
+	/* SAFE: range checked above; the platform access survives faults. */
+	return plat_guest_zero(gpa, len) ? SVSM_OK : SVSM_E_FAULT;
+}
+
 enum svsm_err guestmem_xchg_u8(gpa_t gpa, uint8_t val, uint8_t *old)
 {
 	enum svsm_err err = guestmem_check(gpa, 1);

@@ -52,6 +52,22 @@ bool memmap_is_guest_ram(gpa_t gpa, uint64_t len)
 	return false;
 }
 
+bool memmap_ram_range_of(gpa_t gpa, struct mem_range *r)
+{
+	unsigned i;
+
+	for (i = 0; i < ram_range_count; i++) {
+		uint64_t b = gpa_val(ram_ranges[i].base);
+
+		if (gpa_val(gpa) >= b &&
+		    gpa_val(gpa) - b < ram_ranges[i].size) {
+			*r = ram_ranges[i];
+			return true;
+		}
+	}
+	return false;
+}
+
 bool memmap_overlaps_svsm(gpa_t gpa, uint64_t len)
 {
 	return ranges_overlap(gpa_val(gpa), len, gpa_val(svsm_region.base),

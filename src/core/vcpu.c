@@ -139,6 +139,38 @@ bool vcpu_overlaps_vmsa(gpa_t gpa, uint64_t len)
 	return false;
 }
 
+/* Narrow [*lo, *end) around @at to avoid the page at @base; false if @at
+ * is in it. */
+static bool clip_page(uint64_t base, uint64_t at, uint64_t *lo, uint64_t *end)
+{
+	uint64_t top = 0;
+
+	if (!add_ok_u64(base, SNP_PAGE_SIZE, &top)) {
+		top = UINT64_MAX;
+	}
+	if (top <= at) {
+		*lo = top > *lo ? top : *lo;
+	} else if (base > at) {
+		*end = base < *end ? base : *end;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+bool vcpu_clip_window(uint64_t at, uint64_t *lo, uint64_t *end)
+{
+	const struct vcpu *v;
+
+	for (v = vcpu_list; v != NULL; v = v->next) {
+		if (!clip_page(gpa_val(v->vmsa_gpa), at, lo, end) ||
+		    !clip_page(gpa_val(v->caa_gpa), at, lo, end)) {
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool vcpu_overlaps_caa_bytes(gpa_t gpa, uint64_t len, uint64_t bytes)
 {
 	struct vcpu *v;

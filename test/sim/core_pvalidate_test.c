@@ -270,6 +270,42 @@ TEST(pvalidate, bad_entries_stop_at_their_index)
 	check_invariants(m);
 }
 
+/* A walk keeps an ownership window (svsm/ownership.h) for consecutive
+ * entries: it must still stop on the first VMSA or CA page it reaches,
+ * coming from either side, and on a 2 MiB entry the window cannot hold. */
+TEST(pvalidate, walk_stops_at_a_vmsa_or_ca_beside_its_pages)
+{
+	struct sim_machine *m = tm_default(2);
+	const uint64_t up[] = {
+		pv_entry(RAM, false, true, false),
+		pv_entry(RAM + 0x1000, false, true, false),
+		pv_entry(RAM + 0x2000, false, true, false),
+		pv_entry(RAM + 0x3000, false, true, true), /* the VMSA */
+	};
+	const uint64_t down[] = {
+		pv_entry(RAM + 0x7000, false, true, false),
+		pv_entry(RAM + 0x6000, false, true, false),
+		pv_entry(RAM + 0x5000, false, true, true), /* the CA */
+	};
+	const uint64_t between[] = {
+		pv_entry(RAM + 0x4000, false, true, false),
+		pv_entry(RAM, true, true, true), /* 2 MiB over both */
+	};
+	uint16_t next = 0;
+
+	ASSERT_EQ(g_create_vcpu(m, 0, 1, RAM + 0x3000, RAM + 0x5000),
+		  SVSM_SUCCESS);
+	EXPECT_EQ(g_pvalidate(m, 0, up, 4, &next), SVSM_ERR_INVALID_ADDRESS);
+	EXPECT_EQ(next, 3);
+	EXPECT_EQ(g_pvalidate(m, 0, down, 3, &next), SVSM_ERR_INVALID_ADDRESS);
+	EXPECT_EQ(next, 2);
+	EXPECT_EQ(g_pvalidate(m, 0, between, 2, &next),
+		  SVSM_ERR_INVALID_ADDRESS);
+	EXPECT_EQ(next, 1);
+	EXPECT_FALSE(g_can_write(m, RAM + 0x3000));
+	check_invariants(m);
+}
+
 TEST(pvalidate, entry_invalidating_its_own_list_page)
 {
 	struct sim_machine *m = tm_default(1);

@@ -30,9 +30,14 @@ struct pvalidate_op {
 	bool ignore_cf;
 };
 
-/** Decode and check one entry; no side effects. */
+/**
+ * Decode and check one entry; no side effects. @w: the walk's ownership
+ * window (svsm/ownership.h), which spares the consecutive pages of a list
+ * their lookups of the memory map and the vCPU registry.
+ */
 static enum svsm_result pvalidate_entry_decode(uint64_t e,
-					       struct pvalidate_op *op)
+					       struct pvalidate_op *op,
+					       struct owner_window *w)
 {
 	uint64_t sz = e & PVALIDATE_ENTRY_SIZE_MASK;
 
@@ -48,14 +53,16 @@ static enum svsm_result pvalidate_entry_decode(uint64_t e,
 	}
 	/* T01: SVSM memory, VMSAs and Calling Areas are never the guest's
 	 * to validate or invalidate. */
-	if (!owner_is_guest_page_free(op->gpa, page_size_bytes(op->size))) {
+	if (!owner_is_guest_page_free_in(w, op->gpa,
+					 page_size_bytes(op->size))) {
 		return SVSM_ERR_INVALID_ADDRESS;
 	}
 	return SVSM_SUCCESS;
 }
 
 /* Zero a newly validated range, skipping the legacy ROM window. */
-static enum svsm_err pvalidate_zero(gpa_t gpa, uint64_t len)
+static enum svsm_err pvalidate_zero(struct owner_window *w, gpa_t gpa,
+				    uint64_t len)
 {
 	uint64_t start = gpa_val(gpa);
 	uint64_t end = start + len;
@@ -64,12 +71,12 @@ static enum svsm_err pvalidate_zero(gpa_t gpa, uint64_t len)
 	if (start < ROM_START) {
 		uint64_t stop = end < ROM_START ? end : ROM_START;
 
-		err = guestmem_zero(gpa, stop - start);
+		err = guestmem_zero_page_free(w, gpa, stop - start);
 	}
 	if (err == SVSM_OK && end > ROM_END) {
 		uint64_t from = start > ROM_END ? start : ROM_END;
 
-		err = guestmem_zero(gpa_init(from), end - from);
+		err = guestmem_zero_page_free(w, gpa_init(from), end - from);
 	}
 	return err;
 }
@@ -100,7 +107,8 @@ static void pvalidate_undo(const struct pvalidate_op *op)
 	}
 }
 
-static enum svsm_result pvalidate_entry_invoke(const struct pvalidate_op *op)
+static enum svsm_result pvalidate_entry_invoke(const struct pvalidate_op *op,
+					       struct owner_window *w)
 {
 	bool unchanged = false;
 	enum snp_ret rc;
@@ -117,7 +125,7 @@ static enum svsm_result pvalidate_entry_invoke(const struct pvalidate_op *op)
 		 * guest only ever sees it zeroed. The guest VMPL has no access
 		 * until the grant below. */
 		if (!unchanged &&
-		    pvalidate_zero(op->gpa, page_size_bytes(op->size)) !=
+		    pvalidate_zero(w, op->gpa, page_size_bytes(op->size)) !=
 			    SVSM_OK) {
 			pvalidate_undo(op);
 			return SVSM_ERR_INVALID_ADDRESS;
@@ -151,6 +159,7 @@ static enum svsm_result pvalidate_entry_invoke(const struct pvalidate_op *op)
 enum svsm_result core_pvalidate(struct call_ctx *ctx)
 {
 	struct guest_list *list = (struct guest_list *)ctx->cpu->scratch;
+	struct owner_window window = {0};
 	enum svsm_err err;
 	enum svsm_result ret = SVSM_SUCCESS;
 
@@ -163,9 +172,10 @@ enum svsm_result core_pvalidate(struct call_ctx *ctx)
 	while (list->next < list->entries) {
 		struct pvalidate_op op;
 
-		ret = pvalidate_entry_decode(list->entry[list->next], &op);
+		ret = pvalidate_entry_decode(list->entry[list->next], &op,
+					     &window);
 		if (ret == SVSM_SUCCESS) {
-			ret = pvalidate_entry_invoke(&op);
+			ret = pvalidate_entry_invoke(&op, &window);
 		}
 		if (ret != SVSM_SUCCESS) {
 			break; /* `next` stays on the failing entry */
