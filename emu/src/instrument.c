@@ -20,17 +20,21 @@
 #define INSTR_WHERE (MACHINE_VMPLS + 2u)
 #define INSTR_CALLS 24u
 #define INSTR_CODES 16u
+#define INSTR_CALL_CODES 8u /* exit codes kept per call */
+
+struct instr_code_count {
+	uint64_t code;
+	uint64_t n;
+};
 
 struct instr_call_count {
 	uint64_t rax;
 	uint64_t n;
 	uint64_t cycles; /* from the caller's exit to its next VMRUN */
 	uint64_t exits;	 /* VMPL0's meanwhile, the run-VMPL that ends it too */
-};
-
-struct instr_code_count {
-	uint64_t code;
-	uint64_t n;
+	/* The same exits by code; past INSTR_CALL_CODES codes in other. */
+	struct instr_code_count codes[INSTR_CALL_CODES];
+	uint64_t other_codes;
 };
 
 struct instr_cpu {
@@ -113,13 +117,14 @@ void instr_call(unsigned cpu, uint64_t rax)
 	s->other_calls++;
 }
 
-/* Add @n to @code's count in the INSTR_CODES-entry table @t, whose
- * unused entries have n == 0; false if @code is new and @t is full. */
-static bool code_add(struct instr_code_count *t, uint64_t code, uint64_t n)
+/* Add @n to @code's count in the @size-entry table @t, whose unused
+ * entries have n == 0; false if @code is new and @t is full. */
+static bool code_add_in(struct instr_code_count *t, unsigned size,
+			uint64_t code, uint64_t n)
 {
 	unsigned i;
 
-	for (i = 0; i < INSTR_CODES; i++) {
+	for (i = 0; i < size; i++) {
 		if (t[i].n == 0) {
 			t[i].code = code;
 		}
@@ -129,6 +134,19 @@ static bool code_add(struct instr_code_count *t, uint64_t code, uint64_t n)
 		}
 	}
 	return false;
+}
+
+static bool code_add(struct instr_code_count *t, uint64_t code, uint64_t n)
+{
+	return code_add_in(t, INSTR_CODES, code, n);
+}
+
+/* Add @n exits of @code to call @c's split by code. */
+static void call_code_add(struct instr_call_count *c, uint64_t code, uint64_t n)
+{
+	if (!code_add_in(c->codes, INSTR_CALL_CODES, code, n)) {
+		c->other_codes += n;
+	}
 }
 
 void instr_exit(unsigned cpu, unsigned vmpl, uint64_t code)
@@ -143,6 +161,7 @@ void instr_exit(unsigned cpu, unsigned vmpl, uint64_t code)
 		s->guest_exit = rdtsc();
 	} else if (s->call < INSTR_CALLS) {
 		s->calls[s->call].exits++;
+		call_code_add(&s->calls[s->call], code, 1);
 	}
 	if (!code_add(s->exits[vmpl], code, 1)) {
 		s->other_exits[vmpl]++;
@@ -183,7 +202,7 @@ const char *instr_call_name(uint64_t rax)
 /* All CPUs' calls into one table, each distinct RAX once. */
 static unsigned merge_calls(struct instr_call_count *all, uint64_t *other)
 {
-	unsigned i, j, k, n = 0, cpus = mcpu_count();
+	unsigned i, j, k, c, n = 0, cpus = mcpu_count();
 
 	*other = 0;
 	for (i = 0; i < cpus && i < MACHINE_MAX_CPUS; i++) {
@@ -199,14 +218,20 @@ static unsigned merge_calls(struct instr_call_count *all, uint64_t *other)
 					*other += s->calls[j].n;
 					continue;
 				}
-				all[n].rax = s->calls[j].rax;
-				all[n].cycles = 0;
-				all[n].exits = 0;
-				all[n++].n = 0;
+				memset(&all[n], 0, sizeof(all[n]));
+				all[n++].rax = s->calls[j].rax;
 			}
 			all[k].n += s->calls[j].n;
 			all[k].cycles += s->calls[j].cycles;
 			all[k].exits += s->calls[j].exits;
+			all[k].other_codes += s->calls[j].other_codes;
+			for (c = 0; c < INSTR_CALL_CODES &&
+				    s->calls[j].codes[c].n != 0;
+			     c++) {
+				call_code_add(&all[k],
+					      s->calls[j].codes[c].code,
+					      s->calls[j].codes[c].n);
+			}
 		}
 	}
 	return n;
@@ -269,7 +294,7 @@ static void report_exits(unsigned vmpl)
 
 void instr_report(void)
 {
-	struct instr_call_count all[INSTR_CALLS];
+	struct instr_call_count all[INSTR_CALLS]; /* 4 KiB of a 64 KiB stack */
 	uint64_t other, sum[INSTR_WHERE] = {0}, total = 0;
 	unsigned i, n, cpus = mcpu_count();
 
@@ -308,6 +333,32 @@ void instr_report(void)
 		     instr_call_name(all[i].rax), (unsigned long long)all[i].n,
 		     (unsigned long long)all[i].cycles,
 		     (unsigned long long)all[i].exits);
+	}
+	/* Each call's VMPL0 exits by code: which are the SVSM's own VMGEXITs
+	 * and which the machine's (scripts/bench-linux.sh). */
+	for (i = 0; i < n; i++) {
+		unsigned c;
+
+		for (c = 0; c < INSTR_CALL_CODES && all[i].codes[c].n != 0;
+		     c++) {
+			mlog("bench: VMPL0 exits in SVSM call %u:%u (%s) "
+			     "0x%llx "
+			     "(%s): %llu",
+			     SVSM_CALL_PROTOCOL(all[i].rax),
+			     SVSM_CALL_ID(all[i].rax),
+			     instr_call_name(all[i].rax),
+			     (unsigned long long)all[i].codes[c].code,
+			     instr_exit_name(all[i].codes[c].code),
+			     (unsigned long long)all[i].codes[c].n);
+		}
+		if (all[i].other_codes != 0) {
+			mlog("bench: VMPL0 exits in SVSM call %u:%u (%s) of "
+			     "other codes: %llu",
+			     SVSM_CALL_PROTOCOL(all[i].rax),
+			     SVSM_CALL_ID(all[i].rax),
+			     instr_call_name(all[i].rax),
+			     (unsigned long long)all[i].other_codes);
+		}
 	}
 	if (other != 0) {
 		mlog("bench: SVSM calls of other kinds: %llu",
