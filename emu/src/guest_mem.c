@@ -19,8 +19,8 @@ _Static_assert(offsetof(struct igvm_page_data, gpa) == 0 &&
 	       "guest_mem_plan reads the GPA at offset 0");
 
 /* Add [@gpa, @gpa + @len) to the plan's windows if it lies at or above
- * @total, merging 2 MiB spans that touch. False: no room, or beyond the
- * machine's guest physical space. */
+ * @total, merging 2 MiB spans that touch into one window. False: no room, or
+ * beyond the machine's guest physical space. */
 static bool add_range(struct guest_mem_plan *p, uint64_t total, uint64_t gpa,
 		      uint64_t len, const char **why)
 {
@@ -40,18 +40,20 @@ static bool add_range(struct guest_mem_plan *p, uint64_t total, uint64_t gpa,
 	}
 	lo = gpa & ~(SPAN_2M - 1);
 	hi = (gpa + len + SPAN_2M - 1) & ~(SPAN_2M - 1);
-	for (i = 0; i < p->windows; i++) {
+	/* Absorb every window the range touches: a range may join two
+	 * windows that were apart, which must not stay as two banks. */
+	i = 0;
+	while (i < p->windows) {
 		struct rmp_bank *w = &p->window[i];
 		uint64_t end = w->gpa + w->pages * PAGE;
 
 		if (lo <= end && w->gpa <= hi) {
-			uint64_t nlo = lo < w->gpa ? lo : w->gpa;
-			uint64_t nhi = hi > end ? hi : end;
-
-			w->gpa = nlo;
-			w->pages = (nhi - nlo) / PAGE;
-			return true;
+			lo = lo < w->gpa ? lo : w->gpa;
+			hi = hi > end ? hi : end;
+			p->window[i] = p->window[--p->windows];
+			continue;
 		}
+		i++;
 	}
 	if (p->windows == GUEST_MEM_WINDOWS) {
 		*why = "more separate ranges above RAM than the machine backs";
