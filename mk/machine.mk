@@ -61,7 +61,8 @@ emu-check: $(MACHINE_ELF) $(EMU_IMAGE) $(BIN)/csvsm-verify $(PKI_FILES)
 # triple fault ends in a shutdown (251), and a run past its timeout in the
 # machine's stop with each vCPU's whereabouts (247, postmortem.h).
 comma := ,
-EMU_BAD := truncated checksum vmsa-outside page-outside page-twice
+EMU_BAD := truncated checksum vmsa-outside page-outside page-twice \
+	vmsa-elsewhere vmsa-field vmsa-features
 define emu_expect
 	@scripts/emu-run.sh --image $(1) --smp 1 --expect $(2) --timeout 240 \
 		--log $(MACHINE_OBJ)/hostile-$(3).log $(4) >/dev/null
@@ -78,6 +79,9 @@ emu-hostile-check: $(MACHINE_ELF) $(EMU_IMAGE)
 	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-outside.igvm,249,vmsa-outside,,launch refused: )
 	$(call emu_expect,$(MACHINE_OBJ)/bad-page-outside.igvm,249,page-outside,,launch refused: )
 	$(call emu_expect,$(MACHINE_OBJ)/bad-page-twice.igvm,249,page-twice,,launch refused: .*launched twice)
+	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-elsewhere.igvm,249,vmsa-elsewhere,,launch refused: .*QEMU takes one only at 0xfffffffff000)
+	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-field.igvm,249,vmsa-field,,launch refused: .*VMSA byte 0x240 is a field QEMU does not load)
+	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-features.igvm,249,vmsa-features,,launch refused: .*SEV features 0x29)
 	$(call emu_expect,$(EMU_IMAGE),249,cpuid-lie,--hv cpuid-lie,launch refused: .*CPUID)
 	$(call emu_expect,$(EMU_IMAGE),253,sev-info-lie,--hv sev-info-lie,asked to terminate: reason set 0 code 1)
 	$(call emu_expect,$(EMU_IMAGE),253,refuse-run-vmpl,--hv refuse-run-vmpl,TERM_CSVSM_RUN_VMPL_REFUSED)

@@ -35,6 +35,21 @@ igvm-check: $(BIN)/csvsm-igvm $(SNP_FW) $(EMU_GUEST_ELF) $(IGVM_OVMF)
 	@python3 test/igvm/igvm_check.py $(BIN)/csvsm-igvm $(SNP_FW) \
 		$(IGVM_OVMF) $(EMU_GUEST_ELF) $(IGVM_OVMF_NO_SVSM)
 
+# Every image make builds, as a QEMU (10.x) + KVM host launches it: its
+# acceptance rules hold (the VP context at 0xFFFFFFFFF000 with only the
+# fields QEMU loads, SEV features a KVM built to host an SVSM offers,
+# which upstream's does not), and `csvsm-igvm measure --vcpus N` for
+# N = 1 and 4 equals test/igvm/host_launch.py's reading of QEMU's and
+# KVM's code (docs/running-on-snp.md, "The launch digest").
+HOST_IMAGES = $(BUILD)/csvsm.igvm $(BUILD)/csvsm-ovmf.igvm \
+	$(BUILD)/csvsm-linux.igvm $(BUILD)/csvsm-linux-shell.igvm \
+	$(BUILD)/csvsm-linux-tpmbench.igvm $(BUILD)/csvsm-uefi.igvm \
+	$(BUILD)/csvsm-uefi-2025.02.igvm
+.PHONY: igvm-host-check
+igvm-host-check: $(BIN)/csvsm-igvm $(HOST_IMAGES)
+	@python3 test/igvm/host_launch.py $(BIN)/csvsm-igvm 0x800f12 \
+		$(HOST_IMAGES)
+
 # build/csvsm.igvm: the SVSM for SEV-SNP hosts with the test guest as its
 # kernel, and its launch measurement (docs/running-on-snp.md); the
 # emulated machine runs it (docs/emu.md). build/csvsm-ovmf.igvm carries

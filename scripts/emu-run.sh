@@ -16,7 +16,8 @@
 # each vCPU was (124 or 137: it did not answer); 239: this script stopped
 # the machine on the guest firmware's own report of a dead end (below).
 # --check: fail unless the guest passed with "0 failed" and the machine's
-# launch measurement equals `csvsm-igvm measure IMAGE`.
+# launch measurement equals `csvsm-igvm measure IMAGE --vcpus SMP` for
+# the machine's CPU model (scripts/emu-measure.sh).
 # --expect STATUS: fail unless QEMU ended with STATUS.
 # --interactive: the terminal's keys go to the guest's COM1 as bytes,
 # Ctrl-C too (QEMU's stdio without signals, multiplexed): Ctrl-A X quits
@@ -242,13 +243,13 @@ if [ $check -eq 1 ]; then
 		echo "emu-run: FAILED: -smp $smp: $what (log: $log)" >&2
 		exit 1
 	fi
-	want=$(build/bin/csvsm-igvm measure "$image")
+	want=$(scripts/emu-measure.sh "$image" "$smp")
 	got=$(sed -n 's/^emu: launch measurement \([0-9a-f]*\).*/\1/p' "$log")
 	if [ "$got" != "$want" ]; then
 		echo "emu-run: FAILED: the machine measured '$got'," \
-			"csvsm-igvm measure says $want" >&2
+			"csvsm-igvm measure --vcpus $smp says $want" >&2
 		exit 1
 	fi
-	echo "emu-run: launch measurement $got = csvsm-igvm measure"
+	echo "emu-run: launch measurement $got = csvsm-igvm measure --vcpus $smp"
 fi
 exit 0

@@ -10,7 +10,8 @@
 # ak-public.bin, quote-*.bin, pcrs.bin, eventlog.bin (those the guest
 # printed), and the VCEKs found in the certificate tables. IMAGE is the IGVM image that
 # booted: the reports' MEASUREMENT must equal `csvsm-igvm measure IMAGE`
-# ("-" skips that check, for logs from elsewhere). WORD is the guest's
+# for --smp vCPUs on the emulated machine's CPU (scripts/emu-measure.sh;
+# "-" skips that check, for logs from elsewhere). WORD is the guest's
 # csvsm.nonce (default csvsm-linux-selftest): the nonce is computed here,
 # not read from the log. --smp N: every one of N CPUs must have come online.
 # The vTPM's blobs (tpm2-tools in the guest) are checked with the host's
@@ -132,7 +133,7 @@ fi
 
 measure=()
 if [ "$image" != - ]; then
-	m=$($bin/csvsm-igvm measure "$image") || {
+	m=$(CSVSM_BIN=$bin scripts/emu-measure.sh "$image" "${smp:-1}") || {
 		echo "linux-check: csvsm-igvm measure $image failed" >&2
 		exit 2
 	}

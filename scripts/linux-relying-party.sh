@@ -8,7 +8,8 @@
 # printed so far (scripts/linux-lib.sh), verifies the SVSM's report as
 # scripts/linux-check.sh does (chain, signature, VMPL 0, REPORT_DATA =
 # SHA-512(nonce || manifest) with the nonce computed here from WORD,
-# MEASUREMENT = `csvsm-igvm measure` of emu-run's --image), checks that
+# MEASUREMENT = scripts/emu-measure.sh of emu-run's --image and --smp),
+# checks that
 # AKNAME is the name of the AK public the guest printed (the AK that
 # signs its quote), and runs `tpm2_makecredential -T none` with the EK
 # from that verified manifest, the AK's name and 32 fresh bytes from
@@ -47,7 +48,8 @@ answer() {
 	measure=()
 	if [ "$image" != - ]; then
 		local m
-		m=$("$bin/csvsm-igvm" measure "$image") || bad measure "csvsm-igvm measure $image failed"
+		m=$(CSVSM_BIN=$bin scripts/emu-measure.sh "$image" "$smp") ||
+			bad measure "csvsm-igvm measure $image --vcpus $smp failed"
 		measure=(--measurement "$m")
 	fi
 	if [ -s "$fails" ]; then

@@ -12,9 +12,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "abi/snp.h"
 #include "abi/snp_cpuid.h"
 
 #include "machine.h"
+
+/* The SEV features this machine's KVM offers a guest's VMSAs
+ * (KVM_X86_SEV_VMSA_FEATURES, SNP_ACTIVE aside): Restricted Injection, as
+ * a KVM built to host an SVSM does; upstream KVM offers only DebugSwap and
+ * Secure TSC (docs/running-on-snp.md). */
+#define HV_VMSA_FEATURES SEV_FEAT_RESTRICTED_INJECTION
 
 /** Hostile behaviours, chosen at start (fw_cfg opt/csvsm/hv). The GHCB
  * lies are the KVM model's (enum kvm_behaviour); the others are where

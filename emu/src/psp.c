@@ -13,6 +13,7 @@
 #include "svsm/psp_model.h"
 #include "svsm/std.h"
 
+#include "abi/igvm.h"
 #include "abi/snp.h"
 
 #include "cpuid.h"
@@ -125,6 +126,17 @@ static unsigned op_memory_map(void *ctx, struct igvm_memory_map_entry *e,
 	return n;
 }
 
+/* KVM keeps VMSAs in host pages outside guest memory. This machine keeps
+ * them in the window QEMU's loader backs at the VMSA GPA the image names
+ * (IGVM_SNP_VMSA_GPA, which the launch requires): the boot CPU's at that
+ * GPA, as the RMP records it on hardware, the others' below it. The
+ * guest's memory map never lists the window. */
+static uint64_t op_vmsa_home(void *ctx, uint32_t vp)
+{
+	(void)ctx;
+	return IGVM_SNP_VMSA_GPA - (uint64_t)vp * PAGE;
+}
+
 static void op_secrets_fill(void *ctx, uint8_t page[4096])
 {
 	struct snp_secrets_page *s = (struct snp_secrets_page *)page;
@@ -147,6 +159,9 @@ const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 		.cpuid_check = op_cpuid_check,
 		.memory_map = op_memory_map,
 		.vp_count = vp_count,
+		.cpu_signature = hw_cpuid(LEAF_FEATURES, 0).eax,
+		.vmsa_features = HV_VMSA_FEATURES,
+		.vmsa_home = op_vmsa_home,
 		.secrets_fill = op_secrets_fill,
 	};
 	const char *why;
@@ -160,9 +175,9 @@ const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 	if (why != NULL) {
 		return why;
 	}
-	if (result.vmsa_count == 0) {
-		return "the image has no VMSA for the boot CPU";
-	}
+	mlog("launch: %u VMSAs, one per vCPU (APs in reset state, RDX = "
+	     "CPU signature 0x%x)",
+	     result.vmsa_count, ops.cpu_signature);
 	psp.policy = result.policy;
 	memcpy(psp.measurement, result.digest, sizeof(psp.measurement));
 	memcpy(digest, result.digest, 48);

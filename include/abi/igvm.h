@@ -15,6 +15,9 @@
 #define IGVM_MAGIC 0x4D564749u /* "IGVM" */
 #define IGVM_FORMAT_VERSION_1 1u
 #define IGVM_PAGE 4096ull
+/* The GPA KVM records every SNP VMSA at in the RMP and measures it at
+ * (INITIAL_VMSA_GPA), the only VP_CONTEXT GPA QEMU accepts for SNP. */
+#define IGVM_SNP_VMSA_GPA 0xFFFFFFFFF000ull
 
 struct igvm_fixed_header {
 	uint32_t magic;

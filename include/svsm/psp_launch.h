@@ -59,8 +59,21 @@ struct psp_launch_ops {
 	 * returns how many. */
 	unsigned (*memory_map)(void *ctx, struct igvm_memory_map_entry *e,
 			       unsigned max);
-	/* The loader's VP count (VP_COUNT_PARAMETER). */
+	/* The guest's vCPUs (QEMU's -smp): the loader's VP count
+	 * (VP_COUNT_PARAMETER), and KVM measures one VMSA for each; 0: 1. */
 	uint32_t vp_count;
+	/* CPUID(1).EAX of the vCPU model: RDX of a vCPU in its reset state
+	 * (an AP the file gives no VP_CONTEXT), as QEMU resets it. */
+	uint32_t cpu_signature;
+	/* The SEV features the host's KVM offers (KVM_X86_SEV_VMSA_FEATURES;
+	 * SNP_ACTIVE is implied): a boot VMSA asking for more is refused, as
+	 * QEMU refuses it (check_sev_features()). */
+	uint64_t vmsa_features;
+	/* Where this machine keeps vCPU @vp's VMSA page: a GPA @page maps,
+	 * recorded in the RMP as a VMSA. KVM keeps VMSAs in host pages
+	 * outside guest memory (measured at 0xFFFFFFFFF000 all the same).
+	 * NULL: the VMSAs are measured only. */
+	uint64_t (*vmsa_home)(void *ctx, uint32_t vp);
 	/* The PSP's secrets page (VMPCKs etc.) into a zeroed SECRETS page. */
 	void (*secrets_fill)(void *ctx, uint8_t page[4096]);
 };
@@ -69,21 +82,20 @@ struct psp_launch_result {
 	uint8_t digest[48]; /* the launch MEASUREMENT */
 	uint64_t policy;    /* the SNP GUEST_POLICY, 0 if none */
 	unsigned pages[8];  /* measured pages by enum psp_page_type */
-	/* Where each VP_CONTEXT's VMSA was put, in file order. */
+	/* Where each vCPU's VMSA was put (vmsa_home), by vCPU index. */
 	uint64_t vmsa_gpa[PSP_LAUNCH_MAX_VPS];
-	uint16_t vmsa_vp_index[PSP_LAUNCH_MAX_VPS];
-	unsigned vmsa_count;
-	char why[128]; /* why the launch was refused */
+	unsigned vmsa_count; /* VMSAs launched: one per vCPU */
+	char why[128];	     /* why the launch was refused */
 };
 
 /**
  * Launch the IGVM image @file (@size bytes) for SEV-SNP through @ops:
- * the SNP platform's directives in file order (PAGE_DATA, PARAMETER_INSERT
- * with its MEMORY_MAP and VP_COUNT_PARAMETER, VP_CONTEXT, whose VMSAs are
- * launched last), the digest as SNP_LAUNCH_UPDATE extends it
- * (psp_launch_digest_page). NULL when launched; else out->why, and the
- * guest must not run (pages may be half filled). Uses under 6 KiB of
- * stack and no other memory of its own.
+ * the SNP platform's directives in the order a QEMU+KVM host hands them to
+ * the PSP (psp_launch.c says how that differs from file order), then one
+ * VMSA per vCPU as KVM rebuilds them from the registers QEMU loaded, the
+ * digest as SNP_LAUNCH_UPDATE extends it (psp_launch_digest_page). NULL when
+ * launched; else out->why, and the guest must not run (pages may be half
+ * filled). Uses under 6 KiB of stack and no other memory of its own.
  */
 const char *psp_launch_igvm(const uint8_t *file, size_t size,
 			    const struct psp_launch_ops *ops,

@@ -54,7 +54,7 @@ struct rmp_entry {
  * start on 2 MiB, hold whole 2 MiB, and do not overlap, so a 2 MiB RMP
  * entry is always whole in one bank.
  */
-#define RMP_MAX_BANKS 4u
+#define RMP_MAX_BANKS 6u
 
 struct rmp_bank {
 	uint64_t gpa, pages, index;

@@ -1,22 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The PSP's launch of an IGVM image (svsm/psp_launch.h). The SNP
- * platform's directives, in file order, as QEMU's IGVM loader and KVM's
- * SNP_LAUNCH_UPDATE import them:
- * - PAGE_DATA: NORMAL with its contents; no file data: ZERO; unmeasured:
+ * The PSP's launch of an IGVM image (svsm/psp_launch.h), in the order a
+ * QEMU (10.x, backends/igvm.c) + KVM (arch/x86/kvm/svm/sev.c) host hands
+ * pages to SNP_LAUNCH_UPDATE, which is not quite file order:
+ * - PAGE_DATA: QEMU gathers consecutive like pages into a region and
+ *   hands it over when a page that does not extend it arrives, or the
+ *   file ends; so a PARAMETER_INSERT between two pages is measured
+ *   before the pages ahead of it. NORMAL with its contents; no file
+ *   data: NORMAL with zeros (QEMU never uses the ZERO type); unmeasured:
  *   UNMEASURED (its data still copied); SECRETS and CPUID pages as their
- *   types, filled by the PSP and the hypervisor; shared: copied, not
- *   launched nor measured;
- * - PARAMETER_INSERT: the declared area's pages with the loader's
- *   parameters (MEMORY_MAP, VP_COUNT_PARAMETER) written in, UNMEASURED;
- * - VP_CONTEXT: the VMSA at its GPA, launched and measured last (KVM does
- *   so at LAUNCH_FINISH) at GPA 0xFFFFFFFFF000, where the RMP records
- *   VMSA pages.
+ *   types, filled by the PSP and the hypervisor; the shared flag changes
+ *   nothing (qigvm_type_to_cgs_type() ignores it: QEMU launches such a
+ *   page private);
+ * - PARAMETER_INSERT, at once: the declared area's pages with the
+ *   loader's parameters (MEMORY_MAP, VP_COUNT_PARAMETER) written in,
+ *   UNMEASURED;
+ * - VP_CONTEXT: checked as QEMU checks it; at LAUNCH_FINISH one VMSA per
+ *   vCPU as KVM rebuilds it (psp_launch_vmsa.c), measured at GPA
+ *   0xFFFFFFFFF000, where the RMP records VMSA pages.
  * Invariants: a page is in RAM before it is touched, each page is
  * launched once (the RMP op says so), file data is read only inside the
  * file (the reader checked it), and a refusal leaves the reason in
  * out->why. Not yet checked against real hardware
- * (docs/running-on-snp.md).
+ * (docs/running-on-snp.md, "The launch digest").
  */
 #include "svsm/psp_launch.h"
 
@@ -25,8 +31,6 @@
 #include "svsm/std.h"
 
 #include "psp_launch_area.h"
-
-#define VMSA_DIGEST_GPA 0xFFFFFFFFF000ull
 
 const char *launch_refuse(struct launch *l, const char *fmt, ...)
 {
@@ -130,15 +134,20 @@ const char *launch_commit(struct launch *l, uint64_t gpa, enum psp_page_type t,
 				     "guest's (RMP)",
 				     (unsigned long long)gpa);
 	}
-	if (!psp_launch_digest_page(l->out->digest,
-				    t == PSP_PAGE_VMSA ? VMSA_DIGEST_GPA : gpa,
-				    t, data)) {
+	if (!psp_launch_digest_page(
+		    l->out->digest,
+		    t == PSP_PAGE_VMSA ? IGVM_SNP_VMSA_GPA : gpa, t, data)) {
 		return launch_refuse(l, "SHA-384 failed");
 	}
 	l->out->pages[t]++;
 	return NULL;
 }
 
+/* The page type KVM launches a PAGE_DATA as. QEMU hands pages without
+ * file data to KVM as NORMAL pages of zeros, not as ZERO pages
+ * (target/i386/sev.c, cgs_set_guest_state(): CGS_PAGE_TYPE_ZERO goes to
+ * launch_update_data like NORMAL), so the digest has SHA-384 of a zero
+ * page for them. */
 static enum psp_page_type page_type(const struct igvm_page_data *p)
 {
 	if (p->data_type == IGVM_PAGE_DATA_SECRETS) {
@@ -151,22 +160,94 @@ static enum psp_page_type page_type(const struct igvm_page_data *p)
 	if (p->flags & IGVM_PAGE_FLAG_UNMEASURED) {
 		return PSP_PAGE_UNMEASURED;
 	}
-	return p->file_offset == 0 ? PSP_PAGE_ZERO : PSP_PAGE_NORMAL;
+	return PSP_PAGE_NORMAL;
 }
 
-static const char *page_data(struct launch *l, const uint8_t *body)
+static unsigned run_pages(const struct igvm_page_data *p)
+{
+	return (p->flags & IGVM_PAGE_FLAG_2MB) ? 512 : 1;
+}
+
+/* Launch the pages of the pending run, in file order, as KVM's
+ * SNP_LAUNCH_UPDATE walks the region QEMU hands it. */
+static const char *run_flush(struct launch *l)
+{
+	static const uint8_t zero[IGVM_PAGE];
+	uint32_t pos = l->run_pos, n;
+	struct igvm_item it;
+	const char *why = NULL;
+
+	for (n = 0; n < l->run_count; n++) {
+		struct igvm_page_data p;
+		enum psp_page_type t;
+		unsigned k;
+
+		/* The same items the loop read: the reader checked them. */
+		if (!igvm_next(&l->f, &pos, &it, &why) ||
+		    it.type != IGVM_VHT_PAGE_DATA) {
+			return launch_refuse(l, "the IGVM file changed");
+		}
+		memcpy(&p, it.body, sizeof(p));
+		t = page_type(&p);
+		for (k = 0; k < run_pages(&p); k++) {
+			const uint8_t *data =
+				p.file_offset == 0
+					? zero
+					: l->f.data + p.file_offset +
+						  (size_t)k * IGVM_PAGE;
+
+			why = launch_commit(l, p.gpa + (uint64_t)k * IGVM_PAGE,
+					    t,
+					    t == PSP_PAGE_NORMAL ? data : NULL);
+			if (why != NULL) {
+				return why;
+			}
+		}
+	}
+	l->run_count = 0;
+	return NULL;
+}
+
+/* Whether @p extends the pending run, as qigvm_process_mem_page() and
+ * qigvm_page_attrs_equal() decide: the next directive, the next GPA, the
+ * same flags, type and mask, and file data in both or in neither. */
+static bool run_extends(const struct launch *l, const struct igvm_page_data *p)
+{
+	const struct igvm_page_data *q = &l->run_prev;
+
+	return l->run_count > 0 && l->run_last + 1 == l->index &&
+	       q->gpa + (uint64_t)run_pages(q) * IGVM_PAGE == p->gpa &&
+	       q->flags == p->flags && q->data_type == p->data_type &&
+	       q->compatibility_mask == p->compatibility_mask &&
+	       (q->file_offset == 0) == (p->file_offset == 0);
+}
+
+/* A PAGE_DATA at header offset @pos: its pages filled now, launched with
+ * its run. */
+static const char *page_data(struct launch *l, const uint8_t *body,
+			     uint32_t pos)
 {
 	struct igvm_page_data p;
 	enum psp_page_type t;
-	unsigned n, k;
+	unsigned k;
 
 	memcpy(&p, body, sizeof(p));
 	if (!(p.compatibility_mask & l->mask)) {
 		return NULL;
 	}
+	if (!run_extends(l, &p)) {
+		const char *why = run_flush(l);
+
+		if (why != NULL) {
+			return why;
+		}
+		l->run_pos = pos;
+	}
+	l->run_count++;
+	l->run_last = l->index;
+	l->run_prev = p;
 	t = page_type(&p);
-	n = (p.flags & IGVM_PAGE_FLAG_2MB) ? 512 : 1;
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < run_pages(&p); k++) {
 		uint64_t gpa = p.gpa + (uint64_t)k * IGVM_PAGE;
 		/* Inside the file: the reader checked file_offset + n pages. */
 		const uint8_t *data = p.file_offset == 0
@@ -180,10 +261,6 @@ static const char *page_data(struct launch *l, const uint8_t *body)
 			return launch_refuse(l, "PAGE_DATA wraps around");
 		}
 		why = launch_page(l, gpa, t, data, &pg);
-		if (why == NULL && !(p.flags & IGVM_PAGE_FLAG_SHARED)) {
-			why = launch_commit(l, gpa, t,
-					    t == PSP_PAGE_NORMAL ? data : NULL);
-		}
 		if (why != NULL) {
 			return why;
 		}
@@ -191,54 +268,79 @@ static const char *page_data(struct launch *l, const uint8_t *body)
 	return NULL;
 }
 
-/* A VP_CONTEXT: checked now, its VMSA launched at the end. */
+/* A VP_CONTEXT: checked now, as QEMU checks it; its VMSA launched at the
+ * end. */
 static const char *vp_context(struct launch *l, const uint8_t *body)
 {
-	struct psp_launch_result *out = l->out;
-	struct igvm_vp_context v;
+	static struct snp_vmsa v; /* one launch at a time */
+	struct igvm_vp_context c;
+	uint32_t n = l->ops->vp_count != 0 ? l->ops->vp_count : 1;
 
-	memcpy(&v, body, sizeof(v));
-	if (!(v.compatibility_mask & l->mask)) {
+	memcpy(&c, body, sizeof(c));
+	if (!(c.compatibility_mask & l->mask)) {
 		return NULL;
 	}
-	if (v.file_offset == 0) {
+	if (c.file_offset == 0) {
 		return launch_refuse(l, "VP_CONTEXT %u without its VMSA",
-				     v.vp_index);
+				     c.vp_index);
 	}
-	if (!in_ram(l, v.gpa)) {
-		return launch_refuse(l,
-				     "VP_CONTEXT %u: VMSA 0x%llx not a page "
-				     "of guest RAM",
-				     v.vp_index, (unsigned long long)v.gpa);
+	if (c.vp_index >= n || c.vp_index >= PSP_LAUNCH_MAX_VPS) {
+		return launch_refuse(l, "VP_CONTEXT %u for a guest of %u vCPUs",
+				     c.vp_index, n);
 	}
-	if (out->vmsa_count == PSP_LAUNCH_MAX_VPS) {
-		return launch_refuse(l, "more than %u VP_CONTEXTs",
-				     PSP_LAUNCH_MAX_VPS);
+	if (l->vmsa_off[c.vp_index] != 0) {
+		return launch_refuse(l, "two VP_CONTEXTs for vCPU %u",
+				     c.vp_index);
 	}
-	out->vmsa_gpa[out->vmsa_count] = v.gpa;
-	out->vmsa_vp_index[out->vmsa_count] = v.vp_index;
-	l->vmsa_off[out->vmsa_count] = v.file_offset;
-	out->vmsa_count++;
-	return NULL;
+	/* The reader checked a page of file data at file_offset. */
+	memcpy(&v, l->f.data + c.file_offset, sizeof(v));
+	l->vmsa_off[c.vp_index] = c.file_offset;
+	return launch_vmsa_accept(l, c.gpa, c.vp_index, &v);
 }
 
-/* LAUNCH_FINISH: the VMSAs, in file order. */
+/* LAUNCH_FINISH: a VMSA for every vCPU in index order, as KVM measures
+ * them (snp_launch_update_vmsa()), each at GPA 0xFFFFFFFFF000. */
 static const char *launch_vmsas(struct launch *l)
 {
-	unsigned i;
+	static struct snp_vmsa img, v; /* one launch at a time */
+	const struct psp_launch_ops *o = l->ops;
+	uint32_t n = o->vp_count != 0 ? o->vp_count : 1, vp;
+	uint64_t features;
 
-	for (i = 0; i < l->out->vmsa_count; i++) {
-		const uint8_t *data = l->f.data + l->vmsa_off[i];
-		uint64_t gpa = l->out->vmsa_gpa[i];
-		uint8_t *pg;
-		const char *why = launch_page(l, gpa, PSP_PAGE_VMSA, data, &pg);
+	if (n > PSP_LAUNCH_MAX_VPS) {
+		return launch_refuse(l, "%u vCPUs, more than %u", n,
+				     PSP_LAUNCH_MAX_VPS);
+	}
+	if (l->vmsa_off[0] == 0) {
+		return launch_refuse(l, "no VP_CONTEXT for the boot CPU");
+	}
+	/* QEMU gives KVM_SEV_INIT2 the boot CPU's features, for all. */
+	memcpy(&img, l->f.data + l->vmsa_off[0], sizeof(img));
+	features = img.sev_features;
+	for (vp = 0; vp < n; vp++) {
+		uint64_t gpa = IGVM_SNP_VMSA_GPA;
+		uint8_t *pg = NULL;
+		const char *why = NULL;
 
+		if (l->vmsa_off[vp] != 0) {
+			memcpy(&img, l->f.data + l->vmsa_off[vp], sizeof(img));
+		}
+		launch_vmsa_build(l->vmsa_off[vp] != 0 ? &img : NULL,
+				  o->cpu_signature, features, &v);
+		if (o->vmsa_home != NULL && o->page != NULL) {
+			gpa = o->vmsa_home(o->ctx, vp);
+			why = launch_page(l, gpa, PSP_PAGE_VMSA,
+					  (const uint8_t *)&v, &pg);
+		}
 		if (why == NULL) {
-			why = launch_commit(l, gpa, PSP_PAGE_VMSA, data);
+			why = launch_commit(l, gpa, PSP_PAGE_VMSA,
+					    (const uint8_t *)&v);
 		}
 		if (why != NULL) {
 			return why;
 		}
+		l->out->vmsa_gpa[vp] = gpa;
+		l->out->vmsa_count++;
 	}
 	return NULL;
 }
@@ -269,7 +371,8 @@ static const char *platform(struct launch *l, const struct igvm_item *it)
 	return NULL;
 }
 
-static const char *directive(struct launch *l, const struct igvm_item *it)
+static const char *directive(struct launch *l, const struct igvm_item *it,
+			     uint32_t pos)
 {
 	const char *why = platform(l, it);
 
@@ -278,7 +381,7 @@ static const char *directive(struct launch *l, const struct igvm_item *it)
 	}
 	switch (it->type) {
 	case IGVM_VHT_PAGE_DATA:
-		return page_data(l, it->body);
+		return page_data(l, it->body, pos);
 	case IGVM_VHT_PARAMETER_AREA:
 		return launch_area_declare(l, it->body);
 	case IGVM_VHT_MEMORY_MAP:
@@ -300,7 +403,7 @@ const char *psp_launch_igvm(const uint8_t *file, size_t size,
 	struct launch l; /* 2.5 KiB; under 6 KiB of stack in all */
 	struct igvm_item it;
 	const char *why = NULL;
-	uint32_t pos = 0;
+	uint32_t pos = 0, at = 0;
 
 	memset(out, 0, sizeof(*out));
 	memset(&l, 0, sizeof(l));
@@ -311,7 +414,9 @@ const char *psp_launch_igvm(const uint8_t *file, size_t size,
 		return launch_refuse(&l, "IGVM file: %s", why);
 	}
 	while (igvm_next(&l.f, &pos, &it, &why)) {
-		why = directive(&l, &it);
+		l.index++;
+		why = directive(&l, &it, at);
+		at = pos;
 		if (why != NULL) {
 			return why;
 		}
@@ -324,5 +429,6 @@ const char *psp_launch_igvm(const uint8_t *file, size_t size,
 	if (l.mask == 0) {
 		return launch_refuse(&l, "no SEV-SNP platform in the file");
 	}
-	return launch_vmsas(&l);
+	why = run_flush(&l);
+	return why != NULL ? why : launch_vmsas(&l);
 }

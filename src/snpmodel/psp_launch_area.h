@@ -10,6 +10,8 @@
 #include "svsm/psp_launch.h"
 #include "svsm/psp_model.h"
 
+#include "abi/snp.h"
+
 #define LAUNCH_MAX_AREAS 64u
 
 /* A PARAMETER_AREA and the loader's parameters declared in it. */
@@ -29,7 +31,16 @@ struct launch {
 	uint32_t mask; /* the SEV-SNP platform's compatibility mask */
 	unsigned nareas;
 	struct launch_area area[LAUNCH_MAX_AREAS];
-	uint32_t vmsa_off[PSP_LAUNCH_MAX_VPS]; /* file data of each VMSA */
+	/* File data of each vCPU's VP_CONTEXT, by VP index; 0: none. */
+	uint32_t vmsa_off[PSP_LAUNCH_MAX_VPS];
+	/* PAGE_DATA filled but not yet launched: QEMU's IGVM loader gathers
+	 * consecutive like pages into one region and hands it to KVM only
+	 * when a page that does not extend it arrives, or the file ends
+	 * (backends/igvm.c, qigvm_process_mem_page()). run_count directives
+	 * from header offset run_pos, the last at directive run_last. */
+	uint32_t run_pos, run_count, run_last;
+	struct igvm_page_data run_prev; /* the run's last directive */
+	uint32_t index; /* directives seen, the current one included */
 };
 
 /** Refuse the launch: @fmt into out->why, which is returned. */
@@ -48,6 +59,20 @@ const char *launch_page(struct launch *l, uint64_t gpa, enum psp_page_type t,
  * the measured contents of NORMAL and VMSA pages). */
 const char *launch_commit(struct launch *l, uint64_t gpa, enum psp_page_type t,
 			  const uint8_t *data);
+
+/**
+ * QEMU's and KVM's checks of the VMSA @v of VP_CONTEXT @vp at @gpa
+ * (psp_launch_vmsa.c): NULL, or the refusal.
+ */
+const char *launch_vmsa_accept(struct launch *l, uint64_t gpa, uint32_t vp,
+			       const struct snp_vmsa *v);
+/**
+ * The VMSA KVM measures for a vCPU QEMU loaded from @img (accepted), or,
+ * @img NULL, for one in QEMU's reset state with RDX @signature; with the
+ * VM's @sev_features.
+ */
+void launch_vmsa_build(const struct snp_vmsa *img, uint32_t signature,
+		       uint64_t sev_features, struct snp_vmsa *out);
 
 /* The parameter-area directives; NULL, or the refusal. */
 const char *launch_area_declare(struct launch *l, const uint8_t *body);

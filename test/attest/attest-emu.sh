@@ -24,7 +24,10 @@ nonce=$(cat "$tmp/NONCE.hex")
 # The expected MEASUREMENT: the launch digest of the image the machine
 # launched, from csvsm-igvm (which make igvm-check holds equal to an
 # independent Python reading of the file), not from the machine.
-measurement=$(build/bin/csvsm-igvm measure "$image")
+# For as many vCPUs as the machine ran (KVM measures a VMSA for each).
+smp=$(sed -n 's/^emu: \([0-9]*\) CPUs, guest RAM.*/\1/p' "$log" | head -n1)
+[ -n "$smp" ] || fail "no CPU count in $log"
+measurement=$(scripts/emu-measure.sh "$image" "$smp")
 
 build/bin/csvsm-verify --report "$tmp/REPORT.hex" --vcek build/pki/vcek.der \
 	--chain build/pki/ask_ark.pem --nonce "$nonce" \

@@ -10,6 +10,12 @@
   page-outside  one page's GPA beyond it (checksum fixed)
   page-twice    the second page's GPA the first's: launched twice
                 (checksum fixed)
+  vmsa-elsewhere the boot VMSA at GPA 0x1000, guest RAM, where QEMU takes
+                a VP context only at 0xFFFFFFFFF000 (checksum fixed)
+  vmsa-field    the boot VMSA with CR2 set, a field QEMU does not load
+                (KVM would measure another VMSA than the file's)
+  vmsa-features the boot VMSA asking for DebugSwap, which the machine's
+                KVM does not offer
 (A GPA above RAM but inside that space is backed, as QEMU's IGVM loader
 makes memory for it: docs/emu.md, "Memory and the C-bit".)
 
@@ -54,6 +60,21 @@ def main():
         body = next(b for t, b in structures(data) if t == want)
         struct.pack_into("<Q", data, body, OUTSIDE)
         fix_checksum(data)
+    elif mode == "vmsa-elsewhere":
+        body = next(b for t, b in structures(data) if t == VP_CONTEXT)
+        struct.pack_into("<Q", data, body, 0x1000)
+        fix_checksum(data)
+    elif mode in ("vmsa-field", "vmsa-features"):
+        # VP_CONTEXT: gpa u64, mask u32, file_offset u32: the VMSA's bytes
+        # (APM vol. 2 Table B-4: CR2 at 0x240, SEV_FEATURES at 0x3B0),
+        # outside the checksummed headers.
+        body = next(b for t, b in structures(data) if t == VP_CONTEXT)
+        vmsa = struct.unpack_from("<I", data, body + 12)[0]
+        if mode == "vmsa-field":
+            struct.pack_into("<Q", data, vmsa + 0x240, 1)
+        else:
+            feat = struct.unpack_from("<Q", data, vmsa + 0x3B0)[0]
+            struct.pack_into("<Q", data, vmsa + 0x3B0, feat | 1 << 5)
     elif mode == "page-twice":
         pages = [b for t, b in structures(data) if t == PAGE_DATA]
         first = struct.unpack_from("<Q", data, pages[0])[0]

@@ -16,6 +16,8 @@
 
 #include "svsm/psp_launch.h"
 
+#include "abi/igvm.h"
+
 #include "../../tools/igvm/igvm.h"
 
 #define RAM_PAGES 32u
@@ -41,7 +43,9 @@ static bool mock_rmp(void *ctx, uint64_t gpa, bool vmsa)
 {
 	struct machine *m = ctx;
 
-	(void)vmsa;
+	if (vmsa && gpa == IGVM_SNP_VMSA_GPA) {
+		return m == &bare; /* measuring: VMSAs have no home */
+	}
 	if (gpa >= RAM_SIZE || gpa % 4096 != 0) {
 		abort();
 	}
@@ -50,6 +54,13 @@ static bool mock_rmp(void *ctx, uint64_t gpa, bool vmsa)
 	}
 	m->launched[gpa / 4096] = true;
 	return true;
+}
+
+/* The last 4 pages of RAM keep the VMSAs of the 4 vCPUs. */
+static uint64_t mock_vmsa_home(void *ctx, uint32_t vp)
+{
+	(void)ctx;
+	return RAM_SIZE - (uint64_t)(4 - vp) * 4096;
 }
 
 static void mock_cpuid_fill(void *ctx, struct snp_cpuid_table *t)
@@ -98,10 +109,17 @@ static void launch_both(const uint8_t *file, size_t size)
 		.cpuid_check = mock_cpuid_check,
 		.memory_map = mock_memory_map,
 		.vp_count = 4,
+		.cpu_signature = 0x800F12,
+		.vmsa_features = ~0ull,
+		.vmsa_home = mock_vmsa_home,
 		.secrets_fill = mock_secrets,
 	};
-	const struct psp_launch_ops measure = {
-		.ctx = &bare, .ram_size = RAM_SIZE, .rmp_launch = mock_rmp};
+	const struct psp_launch_ops measure = {.ctx = &bare,
+					       .ram_size = RAM_SIZE,
+					       .rmp_launch = mock_rmp,
+					       .vp_count = 4,
+					       .cpu_signature = 0x800F12,
+					       .vmsa_features = ~0ull};
 	const char *why = psp_launch_igvm(file, size, &ops, &on_machine);
 	const char *why_measured =
 		psp_launch_igvm(file, size, &measure, &measured);

@@ -7,7 +7,8 @@
 # where they belong and OVMF's SEV metadata pages as that metadata says,
 # the boot VMSA starts in 64-bit mode at the ELF entry at VMPL0 on page
 # tables in the image that map the SVSM region (and only it) private with
-# C-bit 51, dump's counts and the measurement agree with this script's, a
+# C-bit 51, dump's counts agree with this script's and the measurement with
+# host_launch.py's reading of the host (QEMU and KVM), a
 # copy is byte-identical, and damaged files are refused, as is an OVMF
 # without an SVSM Calling Area section (Debian 12's).
 #   igvm_check.py TOOL SVSM_ELF OVMF KERNEL_ELF NO_SVSM_OVMF
@@ -24,6 +25,7 @@ import zlib
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "lib"))
 from expect import expect, finish  # noqa: E402
+from host_launch import launch  # noqa: E402
 
 TOOL, ELF, OVMF, KERNEL, NO_SVSM_OVMF = sys.argv[1:6]
 # A page-table entry's address bits (50:12; bit 51 is the C-bit).
@@ -103,12 +105,6 @@ def sev_sections(fw):
             for k in range(struct.unpack_from("<I", fw, meta + 12)[0])]
 
 
-def page_info(ld, gpa, ptype, contents):
-    c = hashlib.sha384(contents).digest() if contents else bytes(48)
-    return hashlib.sha384(ld + c + struct.pack("<HBBBBBBQ", 0x70, ptype, 0,
-                                               0, 0, 0, 0, gpa)).digest()
-
-
 with tempfile.TemporaryDirectory() as tmp:
     img = f"{tmp}/csvsm.igvm"
     r = run("build", "--svsm", ELF, "--ovmf", OVMF, "-o", img)
@@ -124,16 +120,14 @@ with tempfile.TemporaryDirectory() as tmp:
         want[(1 << 32) - len(ovmf) + k] = ovmf[k:k + 4096]
 
     got, types, counts, vmsas = {}, {}, {}, []
-    ld = bytes(48)
     area, area_use, inserts, required = {}, {}, {}, []
     for t, body in items:
         if t == 0x302:
             gpa, mask, off, flags, dt, _r = struct.unpack("<QIIIHH", body)
             got[gpa] = b[off:off + 4096] if off else None
             types[gpa] = dt
-            ptype = {1: 5, 2: 6, 3: 6}.get(dt, 1 if off else 3)
+            ptype = {1: 5, 2: 6, 3: 6}.get(dt, 1)
             counts[ptype] = counts.get(ptype, 0) + 1
-            ld = page_info(ld, gpa, ptype, got[gpa] if ptype == 1 else None)
         elif t == 0x301:
             nbytes, idx, _off = struct.unpack("<QII", body)
             area[idx] = nbytes
@@ -142,17 +136,16 @@ with tempfile.TemporaryDirectory() as tmp:
         elif t == 0x303:
             gpa, _mask, idx = struct.unpack("<QII", body)
             inserts[idx] = gpa
-            for k in range(0, area[idx], 4096):
-                ld = page_info(ld, gpa + k, 4, None)
-                counts[4] = counts.get(4, 0) + 1
+            counts[4] = counts.get(4, 0) + area[idx] // 4096
         elif t == 0x304:
             gpa, _mask, off, vp, _r = struct.unpack("<QIIHH", body)
             vmsas.append(b[off:off + 4096])
         elif t == 0x305:  # required memory: gpa, mask, bytes, flags
             required.append(struct.unpack_from("<QII", body)[::2])
-    for v in vmsas:
-        ld = page_info(ld, 0xFFFFFFFFF000, 2, v)
-        counts[2] = counts.get(2, 0) + 1
+    counts[2] = len(vmsas)  # one vCPU
+    # The digest as the host computes it (host_launch.py, from QEMU's and
+    # KVM's code), for one vCPU.
+    ld = launch(b, 1, 0, ~0)
 
     # OVMF's SEV metadata, read here from the image: SEC memory, the
     # secrets page, the Calling Area and the kernel hashes page (QEMU's
@@ -516,24 +509,7 @@ with tempfile.TemporaryDirectory() as tmp:
             ok = ok and e & 0x000FFFFFFFE00000 & ~cbit == \
                 (i << 30) | (j << 21) and e & cbit and e & 0x83 == 0x83
     expect(ok, "--linux: its tables identity-map the low 4 GiB, private")
-    lb = open(limg, "rb").read()
-    ld2 = bytes(48)
-    for t, body in parse(lb):
-        if t == 0x302:
-            gpa, _m, off, _f, dt, _r = struct.unpack("<QIIIHH", body)
-            ptype = {1: 5, 2: 6, 3: 6}.get(dt, 1 if off else 3)
-            ld2 = page_info(ld2, gpa, ptype,
-                            lb[off:off + 4096] if ptype == 1 else None)
-        elif t == 0x301:
-            nb, idx, _o = struct.unpack("<QII", body)
-            area[idx] = nb
-        elif t == 0x303:
-            gpa, _m, idx = struct.unpack("<QII", body)
-            for k in range(0, area[idx], 4096):
-                ld2 = page_info(ld2, gpa + k, 4, None)
-        elif t == 0x304:
-            gpa, _m, off, _vp, _r = struct.unpack("<QIIHH", body)
-            ld2 = page_info(ld2, 0xFFFFFFFFF000, 2, lb[off:off + 4096])
+    ld2 = launch(open(limg, "rb").read(), 1, 0, ~0)
     r = run("measure", limg)
     expect(r.returncode == 0 and r.stdout.strip() == ld2.hex(),
            "--linux: measure covers kernel, initrd and command line")

@@ -3,17 +3,25 @@
  * The PSP's launch of an IGVM image (src/snpmodel/psp_launch.c) into a
  * mock machine: 64 pages of RAM, an RMP that remembers launched pages, a
  * CPU that refutes one CPUID leaf on request. Truths: the digest is the
- * PAGE_INFO chain of psp_launch_digest_page over the pages in file order
- * with the VMSA last (as test/igvm/igvm_check.py computes it for
- * csvsm.igvm), equal with and without a machine; every hostile file the
- * PSP must refuse is refused with its reason.
+ * PAGE_INFO chain of psp_launch_digest_page over the pages in the order
+ * QEMU's IGVM loader hands them over (a parameter insert before the page
+ * run ahead of it, pages without data as NORMAL zeros), then a VMSA per
+ * vCPU at 0xFFFFFFFFF000 (as test/igvm/host_launch.py computes it from
+ * QEMU's and KVM's code), equal with and without a machine; the VMSAs
+ * hold what KVM makes of QEMU's registers (sev-snp-measure's reading for
+ * the APs); every hostile file the PSP must refuse is refused with its
+ * reason.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "svsm/psp_launch.h"
 #include "svsm/psp_model.h"
+#include "svsm/svsm_vmsa.h"
 #include "svsm/vcpu.h"
+
+#include "abi/igvm.h"
+#include "abi/snp.h"
 
 #include "../../tools/igvm/igvm_write.h"
 #include "../framework/test.h"
@@ -23,7 +31,9 @@ _Static_assert(PSP_LAUNCH_MAX_VPS == SVSM_MAX_CPUS, "a VMSA per CPU");
 #define PG 4096u
 #define RAM_PAGES 64u
 #define RAM_SIZE ((uint64_t)RAM_PAGES * PG)
-#define VMSA_GPA 0x7000u
+#define VMSA_HOME 0x8000u /* the machine keeps vCPU n's VMSA at + n pages */
+#define VCPUS 3u
+#define SIGNATURE 0x800F12u /* QEMU's EPYC */
 
 static struct machine {
 	uint8_t ram[RAM_PAGES][PG];
@@ -80,6 +90,12 @@ static unsigned mock_memory_map(void *ctx, struct igvm_memory_map_entry *e,
 	return 1;
 }
 
+static uint64_t mock_vmsa_home(void *ctx, uint32_t vp)
+{
+	(void)ctx;
+	return VMSA_HOME + (uint64_t)vp * PG;
+}
+
 static void mock_secrets(void *ctx, uint8_t page[4096])
 {
 	(void)ctx;
@@ -94,18 +110,24 @@ static const struct psp_launch_ops machine_ops = {
 	.cpuid_fill = mock_cpuid_fill,
 	.cpuid_check = mock_cpuid_check,
 	.memory_map = mock_memory_map,
-	.vp_count = 3,
+	.vp_count = VCPUS,
+	.cpu_signature = SIGNATURE,
+	.vmsa_features = SEV_FEAT_RESTRICTED_INJECTION,
+	.vmsa_home = mock_vmsa_home,
 	.secrets_fill = mock_secrets,
 };
 
 /* What makes an image hostile; all zero: the good image. */
 struct variant {
-	bool not_snp, no_vmsa_data, undeclared_insert;
+	bool not_snp, no_vmsa_data, undeclared_insert, two_contexts;
 	uint64_t extra_page; /* one more NORMAL page here, if not 0 */
-	uint64_t vmsa_gpa;   /* 0: VMSA_GPA */
+	uint64_t vmsa_gpa;   /* 0: IGVM_SNP_VMSA_GPA */
+	uint16_t vp_index;
+	uint64_t cr2, dr7, sev_features; /* in the VMSA, if not 0 */
 };
 
-static uint8_t normal[PG], unmeasured[PG], vmsa[PG];
+static uint8_t normal[PG], unmeasured[PG];
+static struct snp_vmsa vmsa;
 
 static void page(struct igvm_builder *b, uint64_t gpa, uint16_t type,
 		 uint32_t flags, const uint8_t *data)
@@ -149,15 +171,21 @@ static uint8_t *image(const struct variant *v, size_t *size)
 	struct igvm_parameter_insert i1 = {.gpa = 0x6000,
 					   .compatibility_mask = 1,
 					   .parameter_area_index = 1};
-	struct igvm_vp_context vp = {.gpa = v->vmsa_gpa != 0 ? v->vmsa_gpa
-							     : VMSA_GPA,
-				     .compatibility_mask = 1};
+	struct igvm_vp_context vp = {
+		.gpa = v->vmsa_gpa != 0 ? v->vmsa_gpa : IGVM_SNP_VMSA_GPA,
+		.compatibility_mask = 1,
+		.vp_index = v->vp_index};
+	struct svsm_vmsa_regs regs = {.rip = 0x1000, .cr3 = 0x9000, .rsi = 7};
 	struct igvm_builder b;
 	uint8_t *file;
 
 	memset(normal, 0xA1, sizeof(normal));
 	memset(unmeasured, 0xB2, sizeof(unmeasured));
-	memset(vmsa, 0xC3, sizeof(vmsa));
+	svsm_vmsa_init(&vmsa, &regs);
+	vmsa.cr2 = v->cr2;
+	vmsa.dr7 = v->dr7 != 0 ? v->dr7 : vmsa.dr7;
+	vmsa.sev_features =
+		v->sev_features != 0 ? v->sev_features : vmsa.sev_features;
 	igvm_builder_init(&b);
 	igvm_add(&b, IGVM_VHT_SUPPORTED_PLATFORM, &plat, sizeof(plat), -1, 0);
 	igvm_add(&b, IGVM_VHT_GUEST_POLICY, &pol, sizeof(pol), -1, 0);
@@ -181,7 +209,12 @@ static uint8_t *image(const struct variant *v, size_t *size)
 	} else {
 		igvm_add(&b, IGVM_VHT_VP_CONTEXT, &vp, sizeof(vp),
 			 (int)offsetof(struct igvm_vp_context, file_offset),
-			 igvm_add_data(&b, vmsa, PG));
+			 igvm_add_data(&b, &vmsa, PG));
+	}
+	if (v->two_contexts) {
+		igvm_add(&b, IGVM_VHT_VP_CONTEXT, &vp, sizeof(vp),
+			 (int)offsetof(struct igvm_vp_context, file_offset),
+			 igvm_add_data(&b, &vmsa, PG));
 	}
 	file = igvm_finish(&b, size);
 	igvm_builder_free(&b);
@@ -214,40 +247,108 @@ static const struct variant good;
 
 TEST(psp_launch, digest_is_the_page_info_chain)
 {
+	static const uint8_t zero[PG];
 	static struct psp_launch_result r;
 	uint8_t want[48] = {0};
 	const char *why = launch(&good, &machine_ops, &r, false, false);
+	unsigned i;
 
 	ASSERT_TRUE(why == NULL);
 	ASSERT_TRUE(psp_launch_digest_page(want, 0x0, PSP_PAGE_NORMAL, normal));
-	ASSERT_TRUE(psp_launch_digest_page(want, 0x1000, PSP_PAGE_ZERO, NULL));
+	/* No file data: NORMAL zeros, as QEMU hands such pages to KVM. */
+	ASSERT_TRUE(
+		psp_launch_digest_page(want, 0x1000, PSP_PAGE_NORMAL, zero));
 	ASSERT_TRUE(psp_launch_digest_page(want, 0x2000, PSP_PAGE_UNMEASURED,
 					   NULL));
 	ASSERT_TRUE(
 		psp_launch_digest_page(want, 0x3000, PSP_PAGE_SECRETS, NULL));
-	ASSERT_TRUE(psp_launch_digest_page(want, 0x4000, PSP_PAGE_CPUID, NULL));
+	/* The inserts at once, the CPUID page's run when the file ends. */
 	ASSERT_TRUE(psp_launch_digest_page(want, 0x5000, PSP_PAGE_UNMEASURED,
 					   NULL));
 	ASSERT_TRUE(psp_launch_digest_page(want, 0x6000, PSP_PAGE_UNMEASURED,
 					   NULL));
-	ASSERT_TRUE(psp_launch_digest_page(want, 0xFFFFFFFFF000ull,
-					   PSP_PAGE_VMSA, vmsa));
+	ASSERT_TRUE(psp_launch_digest_page(want, 0x4000, PSP_PAGE_CPUID, NULL));
+	for (i = 0; i < VCPUS; i++) {
+		ASSERT_TRUE(psp_launch_digest_page(want, IGVM_SNP_VMSA_GPA,
+						   PSP_PAGE_VMSA,
+						   m.ram[VMSA_HOME / PG + i]));
+	}
 	EXPECT_EQ(memcmp(r.digest, want, sizeof(want)), 0);
 	EXPECT_EQ(r.policy, 0x30000);
-	EXPECT_EQ(r.pages[PSP_PAGE_NORMAL], 1);
-	EXPECT_EQ(r.pages[PSP_PAGE_ZERO], 1);
+	EXPECT_EQ(r.pages[PSP_PAGE_NORMAL], 2);
+	EXPECT_EQ(r.pages[PSP_PAGE_ZERO], 0);
 	EXPECT_EQ(r.pages[PSP_PAGE_UNMEASURED], 3);
 	EXPECT_EQ(r.pages[PSP_PAGE_SECRETS], 1);
 	EXPECT_EQ(r.pages[PSP_PAGE_CPUID], 1);
-	EXPECT_EQ(r.pages[PSP_PAGE_VMSA], 1);
-	EXPECT_EQ(r.vmsa_count, 1);
-	EXPECT_EQ(r.vmsa_gpa[0], VMSA_GPA);
+	EXPECT_EQ(r.pages[PSP_PAGE_VMSA], VCPUS);
+	EXPECT_EQ(r.vmsa_count, VCPUS);
+	EXPECT_EQ(r.vmsa_gpa[0], VMSA_HOME);
+	EXPECT_EQ(r.vmsa_gpa[2], VMSA_HOME + 2 * PG);
+}
+
+/* The boot CPU's VMSA: the image's registers as KVM makes them. */
+TEST(psp_launch, the_boot_vmsa_is_what_kvm_makes_of_the_image)
+{
+	static struct psp_launch_result r;
+	struct snp_vmsa got, want;
+
+	ASSERT_TRUE(launch(&good, &machine_ops, &r, false, false) == NULL);
+	memcpy(&got, m.ram[VMSA_HOME / PG], sizeof(got));
+	want = vmsa;
+	want.cr4 |= 1u << 6; /* the host's CR4.MCE */
+	want.efer |= EFER_SVME;
+	/* QEMU 10.x loads TR's base from LDTR's: both 0 here. */
+	EXPECT_EQ(memcmp(&got, &want, sizeof(got)), 0);
+	EXPECT_EQ(got.cpl, 0);
+	EXPECT_EQ(got.vmpl, 0);
+}
+
+/* Each AP: QEMU's reset state through KVM, as sev-snp-measure writes it
+ * for QEMU (vmsa.py, build_save_area), with the boot CPU's features. */
+TEST(psp_launch, an_ap_vmsa_is_qemus_reset_state)
+{
+	static struct psp_launch_result r;
+	struct snp_vmsa got, want;
+
+	ASSERT_TRUE(launch(&good, &machine_ops, &r, false, false) == NULL);
+	memcpy(&got, m.ram[VMSA_HOME / PG + 1], sizeof(got));
+	memset(&want, 0, sizeof(want));
+	want.es = want.ss = want.ds = want.fs = want.gs =
+		(struct vmsa_seg){.attrib = 0x93, .limit = 0xFFFF};
+	want.cs = (struct vmsa_seg){.selector = 0xF000,
+				    .attrib = 0x9B,
+				    .limit = 0xFFFF,
+				    .base = 0xFFFF0000};
+	want.gdtr = want.idtr = (struct vmsa_seg){.limit = 0xFFFF};
+	want.ldtr = (struct vmsa_seg){.attrib = 0x82, .limit = 0xFFFF};
+	want.tr = (struct vmsa_seg){.attrib = 0x8B, .limit = 0xFFFF};
+	want.efer = 0x1000;
+	want.cr4 = 0x40;
+	want.cr0 = 0x10;
+	want.dr7 = 0x400;
+	want.dr6 = 0xFFFF0FF0;
+	want.rflags = 0x2;
+	want.rip = 0xFFF0;
+	want.g_pat = 0x0007040600070406ull;
+	want.rdx = SIGNATURE;
+	want.sev_features = vmsa.sev_features;
+	want.xcr0 = 1;
+	want.mxcsr = 0x1F80;
+	want.x87_fcw = 0x37F;
+	EXPECT_EQ(memcmp(&got, &want, sizeof(got)), 0);
+	EXPECT_EQ(memcmp(m.ram[VMSA_HOME / PG + 1], m.ram[VMSA_HOME / PG + 2],
+			 PG),
+		  0);
 }
 
 TEST(psp_launch, measure_only_gives_the_same_digest)
 {
 	static struct psp_launch_result r, measured;
-	struct psp_launch_ops none = {.ram_size = RAM_SIZE};
+	struct psp_launch_ops none = {.ram_size = RAM_SIZE,
+				      .vp_count = VCPUS,
+				      .cpu_signature = SIGNATURE,
+				      .vmsa_features =
+					      SEV_FEAT_RESTRICTED_INJECTION};
 
 	ASSERT_TRUE(launch(&good, &machine_ops, &r, false, false) == NULL);
 	ASSERT_TRUE(launch(&good, &none, &measured, false, false) == NULL);
@@ -274,12 +375,15 @@ TEST(psp_launch, fills_the_pages_and_the_rmp)
 	EXPECT_EQ(e.number_of_pages, RAM_PAGES);
 	EXPECT_EQ(m.ram[5][sizeof(e)], 0); /* then a zero entry */
 	memcpy(&vps, m.ram[6] + 8, sizeof(vps));
-	EXPECT_EQ(vps, 3);
-	EXPECT_EQ(memcmp(m.ram[VMSA_GPA / PG], vmsa, PG), 0);
-	for (i = 0; i < 8; i++) {
-		EXPECT_EQ(m.launched[i], i == VMSA_GPA / PG ? 2 : 1);
+	EXPECT_EQ(vps, VCPUS);
+	for (i = 0; i < 7; i++) {
+		EXPECT_EQ(m.launched[i], 1);
 	}
-	EXPECT_EQ(m.launched[8], 0);
+	EXPECT_EQ(m.launched[7], 0);
+	for (i = 0; i < VCPUS; i++) {
+		EXPECT_EQ(m.launched[VMSA_HOME / PG + i], 2);
+	}
+	EXPECT_EQ(m.launched[VMSA_HOME / PG + VCPUS], 0);
 }
 
 /* @v (or the good image cut or corrupted) is refused, saying @word. */
@@ -304,12 +408,26 @@ TEST(psp_launch, refuses_hostile_files)
 		"0x40000: not a page of guest RAM");
 	refused(&(struct variant){.extra_page = ~0ull & ~0xFFFull}, false,
 		false, "not a page of guest RAM");
-	refused(&(struct variant){.vmsa_gpa = RAM_SIZE}, false, false,
-		"VMSA 0x40000 not a page of guest RAM");
+	refused(&(struct variant){.vmsa_gpa = 0x1000}, false, false,
+		"a VMSA at 0x1000, where QEMU takes one only at "
+		"0xfffffffff000");
 	refused(&(struct variant){.extra_page = 0x2000}, false, false,
 		"0x2000: launched twice");
-	refused(&(struct variant){.vmsa_gpa = 0x1000}, false, false,
-		"0x1000: launched twice");
+	refused(&(struct variant){.cr2 = 1}, false, false,
+		"VMSA byte 0x240 is a field QEMU does not load");
+	refused(&(struct variant){.dr7 = 0x401}, false, false, "DR7 0x401");
+	refused(&(struct variant){.sev_features = SEV_FEAT_SNP_ACTIVE |
+						  SEV_FEAT_DEBUG_SWAP},
+		false, false, "SEV features 0x21, where this host offers");
+	refused(&(struct variant){.sev_features =
+					  SEV_FEAT_RESTRICTED_INJECTION},
+		false, false, "SEV features 0x8");
+	refused(&(struct variant){.vp_index = VCPUS}, false, false,
+		"VP_CONTEXT 3 for a guest of 3 vCPUs");
+	refused(&(struct variant){.vp_index = 1}, false, false,
+		"no VP_CONTEXT for the boot CPU");
+	refused(&(struct variant){.two_contexts = true}, false, false,
+		"two VP_CONTEXTs for vCPU 0");
 	refused(&(struct variant){.undeclared_insert = true}, false, false,
 		"PARAMETER_INSERT of area 7, which is undeclared");
 	refused(&(struct variant){.no_vmsa_data = true}, false, false,

@@ -7,18 +7,23 @@
  *                    [--linux-entry decompressor|startup_64]]
  *                    [--policy HEX] [--svsm-size BYTES] [--c-bit N] -o OUT
  *   csvsm-igvm dump FILE       every structure, page counts, measurement
- *   csvsm-igvm measure FILE    the SEV-SNP launch digest (MEASUREMENT)
+ *   csvsm-igvm measure FILE [--vcpus N --vcpu-sig HEX]
+ *                              the SEV-SNP launch digest (MEASUREMENT)
+ *                              a QEMU+KVM host launching FILE with -smp N
+ *                              and that CPU model computes (one vCPU:
+ *                              the signature does not matter)
  *   csvsm-igvm pcrs IMAGE      the PCR 8 and 9 values it boots Linux to
  *                              (or --linux/--initrd/--cmdline files)
  *   csvsm-igvm copy IN OUT     parse and write again (round trip)
  * The image: the SVSM's ELF segments (build/snp/csvsm-snp.elf), then its
  * secrets page, CPUID page, a memory-map parameter page, csvsm's boot
- * parameters (abi/csvsm_boot.h), the boot CPU's VMPL0 VMSA, a VP-count
- * parameter page and the boot page tables (the SVSM region identity-
+ * parameters (abi/csvsm_boot.h), a VP-count parameter page and the boot
+ * page tables (the SVSM region identity-
  * mapped with 2 MiB private pages: the C-bit is --c-bit, 51 on every
  * SNP part so far; the SVSM refuses to run if the CPUID page disagrees).
- * The VMSA starts the boot CPU in 64-bit mode on those tables at the
- * ELF entry, RSI = the boot parameters. OVMF, if given, ends at 4 GiB as the
+ * The boot CPU's VMPL0 VMSA (a VP_CONTEXT at 0xFFFFFFFFF000, as QEMU
+ * requires) starts it in 64-bit mode on those tables at the ELF entry,
+ * RSI = the boot parameters. OVMF, if given, ends at 4 GiB as the
  * reset vector requires, and its SEV metadata is honoured: its SEC memory
  * as zero pages (pre-validated), its CPUID page, and zero pages where it
  * wants its secrets page and Calling Area, which the SVSM fills.
@@ -66,7 +71,6 @@ enum {
 	L_CPUID,
 	L_MEMORY_MAP,
 	L_PARAMS,
-	L_VMSA,
 	L_VP_COUNT,
 	L_PML4,
 	L_PDPT,
@@ -360,11 +364,11 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 			 0);
 	}
 	elf_span(seg, nseg, &start, &end);
-	add_elf_pages(&b, seg, nseg, start, end, &zero_rel, &have_zero);
 #define AT(l) (end + (uint64_t)(l)*IGVM_PAGE)
-	igvm_add_page(&b, AT(L_SECRETS), NULL, IGVM_PAGE_DATA_SECRETS, NULL,
-		      NULL);
-	igvm_add_page(&b, AT(L_CPUID), NULL, IGVM_PAGE_DATA_CPUID, NULL, NULL);
+	/* The parameter pages before any page data: QEMU measures a
+	 * PARAMETER_INSERT at once but page data a region at a time, so
+	 * inserts first make file order the order the PSP sees
+	 * (src/snpmodel/psp_launch.c). */
 	{
 		struct igvm_parameter_insert ins = {.gpa = AT(L_MEMORY_MAP),
 						    .compatibility_mask =
@@ -380,6 +384,10 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 		igvm_add(&b, IGVM_VHT_PARAMETER_INSERT, &vps, sizeof(vps), -1,
 			 0);
 	}
+	add_elf_pages(&b, seg, nseg, start, end, &zero_rel, &have_zero);
+	igvm_add_page(&b, AT(L_SECRETS), NULL, IGVM_PAGE_DATA_SECRETS, NULL,
+		      NULL);
+	igvm_add_page(&b, AT(L_CPUID), NULL, IGVM_PAGE_DATA_CPUID, NULL, NULL);
 	for (gpa = 0; gpa < olen; gpa += IGVM_PAGE) {
 		igvm_add_page(&b, GIB4 - olen + gpa, fw + gpa,
 			      IGVM_PAGE_DATA_NORMAL, &zero_rel, &have_zero);
@@ -483,8 +491,11 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 		}
 	}
 	{
-		struct igvm_vp_context vp = {
-			.gpa = AT(L_VMSA), .compatibility_mask = IGVM_SNP_MASK};
+		/* At the GPA KVM records every VMSA at, the only one QEMU
+		 * takes (target/i386/sev.c, check_vmsa_supported()). */
+		struct igvm_vp_context vp = {.gpa = IGVM_SNP_VMSA_GPA,
+					     .compatibility_mask =
+						     IGVM_SNP_MASK};
 		struct svsm_vmsa_regs regs = {
 			.rip = entry,
 			.cr3 = AT(L_PML4) | (1ull << cbit),
@@ -510,14 +521,14 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 	}
 	svsm_last = start + svsm_size;
 	printf("csvsm-igvm: %s: %zu bytes; SVSM 0x%llx-0x%llx (secrets 0x%llx, "
-	       "CPUID 0x%llx, memory map 0x%llx, boot parameters 0x%llx, VMSA "
-	       "0x%llx, VP count 0x%llx, page tables 0x%llx, shared pages "
+	       "CPUID 0x%llx, memory map 0x%llx, boot parameters 0x%llx, "
+	       "VP count 0x%llx, page tables 0x%llx, shared pages "
 	       "0x%llx, heap 0x%llx), entry 0x%llx, C-bit %u",
 	       out, size, (unsigned long long)start,
 	       (unsigned long long)svsm_last, (unsigned long long)AT(L_SECRETS),
 	       (unsigned long long)AT(L_CPUID),
 	       (unsigned long long)AT(L_MEMORY_MAP),
-	       (unsigned long long)AT(L_PARAMS), (unsigned long long)AT(L_VMSA),
+	       (unsigned long long)AT(L_PARAMS),
 	       (unsigned long long)AT(L_VP_COUNT),
 	       (unsigned long long)AT(L_PML4), (unsigned long long)AT(L_SHARED),
 	       (unsigned long long)params.svsm_heap_gpa,
@@ -615,6 +626,15 @@ static void dump_item(const struct igvm_item *it)
 		       v.vp_index, v.file_offset);
 		break;
 	}
+	case IGVM_VHT_REQUIRED_MEMORY: {
+		struct igvm_required_memory r;
+
+		memcpy(&r, it->body, sizeof(r));
+		printf(" gpa 0x%llx mask 0x%x bytes 0x%x flags 0x%x",
+		       (unsigned long long)r.gpa, r.compatibility_mask,
+		       r.number_of_bytes, r.flags);
+		break;
+	}
 	default:
 		if (it->length >= sizeof(struct igvm_parameter)) {
 			struct igvm_parameter p;
@@ -654,24 +674,39 @@ static int open_file(const char *path, uint8_t **buf, struct igvm_file *f)
 
 static bool measure_rmp(void *ctx, uint64_t gpa, bool vmsa)
 {
-	(void)vmsa;
-	return page_set_add(ctx, gpa);
+	/* Every VMSA is its own host page, all at one GPA. */
+	return vmsa || page_set_add(ctx, gpa);
 }
 
+/* The host the digest is for: its vCPU count (QEMU's -smp; KVM measures
+ * a VMSA for each) and its CPU model's signature (the APs' RDX). */
+struct measure_host {
+	uint32_t vcpus;
+	uint32_t signature;
+};
+
+/* dump's: a guest of one vCPU. */
+static const struct measure_host one_vcpu = {.vcpus = 1};
+
 static const char *measure(const struct igvm_file *f,
+			   const struct measure_host *h,
 			   struct psp_launch_result *m)
 {
 	struct page_set set = {0};
+	/* Any SEV feature: the digest is for a host that accepted them. */
 	struct psp_launch_ops ops = {.ctx = &set,
 				     .ram_size = MEASURE_RAM_SIZE,
-				     .rmp_launch = measure_rmp};
+				     .rmp_launch = measure_rmp,
+				     .vp_count = h->vcpus,
+				     .cpu_signature = h->signature,
+				     .vmsa_features = ~0ull};
 	const char *why = psp_launch_igvm(f->data, f->size, &ops, m);
 
 	page_set_free(&set);
 	return why;
 }
 
-static int dump(const char *path, int digest_only)
+static int dump(const char *path, const struct measure_host *h, int digest_only)
 {
 	static const char *const page_names[] = {
 		"", "NORMAL", "VMSA", "ZERO", "UNMEASURED", "SECRETS", "CPUID"};
@@ -704,7 +739,7 @@ static int dump(const char *path, int digest_only)
 			return 1;
 		}
 	}
-	why = measure(&f, &m);
+	why = measure(&f, h, &m);
 	if (why != NULL) {
 		fprintf(stderr, "csvsm-igvm: %s: %s\n", path, why);
 		free(buf);
@@ -718,8 +753,9 @@ static int dump(const char *path, int digest_only)
 		for (i = 1; i < 7; i++) {
 			printf(" %s %u", page_names[i], m.pages[i]);
 		}
-		printf("\npolicy 0x%llx\nmeasurement ",
-		       (unsigned long long)m.policy);
+		printf("\npolicy 0x%llx\nmeasurement (%u vCPU%s) ",
+		       (unsigned long long)m.policy, h->vcpus,
+		       h->vcpus == 1 ? "" : "s");
 		hex_print(stdout, m.digest, sizeof(m.digest));
 		printf("\n");
 	}
@@ -831,11 +867,61 @@ static int usage(void)
 		"decompressor|startup_64]]\n"
 		"                        [--policy HEX] [--svsm-size BYTES] "
 		"[--c-bit N] -o OUT\n"
-		"       csvsm-igvm dump FILE | measure FILE | copy IN OUT\n"
+		"       csvsm-igvm dump FILE | copy IN OUT\n"
+		"       csvsm-igvm measure FILE [--vcpus N --vcpu-sig HEX]\n"
 		"       csvsm-igvm pcrs IMAGE | pcrs --linux BZIMAGE "
 		"[--initrd FILE] [--cmdline STRING]\n"
 		"                  [--linux-entry decompressor|startup_64]\n");
 	return 2;
+}
+
+/* measure FILE [--vcpus N --vcpu-sig HEX] */
+static int measure_main(int argc, char **argv)
+{
+	static const struct option mopts[] = {
+		{"vcpus", required_argument, NULL, 'n'},
+		{"vcpu-sig", required_argument, NULL, 'g'},
+		{NULL, 0, NULL, 0}};
+	struct measure_host h = {.vcpus = 1};
+	bool have_sig = false;
+	char *end;
+	int c;
+
+	optind = 3;
+	while ((c = getopt_long(argc, argv, "", mopts, NULL)) != -1) {
+		unsigned long long v;
+
+		if (c != 'n' && c != 'g') {
+			return usage();
+		}
+		v = strtoull(optarg, &end, c == 'n' ? 10 : 16);
+		if (*optarg == 0 || *end != 0 || v > 0xFFFFFFFFull ||
+		    (c == 'n' && (v == 0 || v > PSP_LAUNCH_MAX_VPS))) {
+			fprintf(stderr, "csvsm-igvm: measure: bad --%s %s\n",
+				c == 'n' ? "vcpus" : "vcpu-sig", optarg);
+			return 2;
+		}
+		if (c == 'n') {
+			h.vcpus = (uint32_t)v;
+		} else {
+			h.signature = (uint32_t)v;
+			have_sig = true;
+		}
+	}
+	if (optind != argc) {
+		return usage();
+	}
+	/* Every AP's VMSA holds the signature in RDX. */
+	if (h.vcpus > 1 && !have_sig) {
+		fprintf(stderr,
+			"csvsm-igvm: measure --vcpus %u needs --vcpu-sig: "
+			"CPUID(1).EAX of the host's -cpu model (QEMU's EPYC-v4 "
+			"0x800f12, EPYC-Rome 0x830f10, EPYC-Milan 0xa00f11, "
+			"EPYC-Genoa 0xa10f11)\n",
+			h.vcpus);
+		return 2;
+	}
+	return dump(argv[2], &h, 1);
 }
 
 int main(int argc, char **argv)
@@ -864,10 +950,10 @@ int main(int argc, char **argv)
 	int c;
 
 	if (argc >= 3 && strcmp(argv[1], "dump") == 0) {
-		return dump(argv[2], 0);
+		return dump(argv[2], &one_vcpu, 0);
 	}
 	if (argc >= 3 && strcmp(argv[1], "measure") == 0) {
-		return dump(argv[2], 1);
+		return measure_main(argc, argv);
 	}
 	if (argc >= 2 && strcmp(argv[1], "pcrs") == 0) {
 		return pcrs_main(argc - 1, argv + 1);
