@@ -95,7 +95,9 @@ struct psp_launch_result {
  * VMSA per vCPU as KVM rebuilds them from the registers QEMU loaded, the
  * digest as SNP_LAUNCH_UPDATE extends it (psp_launch_digest_page). NULL when
  * launched; else out->why, and the guest must not run (pages may be half
- * filled). Uses under 6 KiB of stack and no other memory of its own.
+ * filled). Uses under 6 KiB of stack and 12 KiB of static scratch (VMSAs):
+ * one launch at a time, which every caller (a machine's boot, a tool, a
+ * fuzz target) is.
  */
 const char *psp_launch_igvm(const uint8_t *file, size_t size,
 			    const struct psp_launch_ops *ops,
