@@ -28,11 +28,13 @@ fuzz-build: $(FUZZ_TARGETS)
 # the tail of Debian's OVMF (GUID table and SEV metadata), flag byte 0;
 # a bzImage setup header (protocol 2.15, 64-bit, release 6.12);
 # for the ACPI loader, an RSDP and RSDT linked as QEMU's script links them;
-# for the kernel proper's reader, a small vmlinux, compressed, in a bzImage.
+# for the kernel proper's reader, a small vmlinux, compressed, in a bzImage;
+# for the fw_cfg DMA walk, a guest's chain of accesses as OVMF makes them.
 OVMF_SEED := $(BUILD)/corpus/fuzz-ovmf_meta/seed-debian-ovmf
 BZIMAGE_SEED := $(BUILD)/corpus/fuzz-bzimage/seed-header
 ACPI_SEED := $(BUILD)/corpus/fuzz-acpi_loader/seed-linked-rsdp
 VMLINUX_SEEDS := $(BUILD)/corpus/fuzz-vmlinux
+FWCFG_DMA_SEED := $(BUILD)/corpus/fuzz-emu_fwcfg_dma/seed-ovmf-chain
 fuzz-seeds:
 	@mkdir -p $(dir $(BZIMAGE_SEED))
 	@python3 -c 'import struct,sys; b=bytearray(2560); b[0x1F1]=4; \
@@ -46,6 +48,8 @@ fuzz-seeds:
 	@mkdir -p $(dir $(ACPI_SEED))
 	@python3 test/fuzz/acpi_loader_seed.py $(ACPI_SEED)
 	@python3 test/fuzz/vmlinux_seed.py $(VMLINUX_SEEDS)
+	@mkdir -p $(dir $(FWCFG_DMA_SEED))
+	@python3 test/fuzz/emu_fwcfg_dma_seed.py $(FWCFG_DMA_SEED)
 	@mkdir -p $(dir $(OVMF_SEED))
 	@if [ -f /usr/share/ovmf/OVMF.fd ]; then \
 		{ printf '\000'; tail -c 4095 /usr/share/ovmf/OVMF.fd; } \

@@ -40,12 +40,9 @@
 #define KEY_E820 0x3FF0u
 #define ID_PORTS 0x1u
 #define ID_DMA 0x2u
-#define DMA_ERROR 0x01u
-#define DMA_READ 0x02u
-#define DMA_SKIP 0x04u
-#define DMA_SELECT 0x08u
-#define DMA_WRITE 0x10u
-#define DMA_ACCESS_SIZE 16u
+#define DMA_ERROR HV_FWCFG_DMA_ERROR
+#define DMA_READ HV_FWCFG_DMA_READ
+#define DMA_SKIP HV_FWCFG_DMA_SKIP
 #define DIR_MAX 4096u /* QEMU offers a few dozen files */
 #define E820_MAX 8u
 #define CONST_MAX 12u
@@ -329,16 +326,18 @@ static uint8_t data_byte(void)
  * consecutive in host memory (one QEMU DMA fills them), else NULL. */
 static uint8_t *shared_range(uint64_t gpa, uint64_t len)
 {
-	uint64_t first = gpa & ~(PAGE - 1), page;
+	uint64_t first = 0, count = 0, i;
 	uint8_t *host;
 
-	if ((gpa & MACHINE_C_MASK) != 0 || len == 0 || gpa + len < gpa) {
+	if (!hv_fwcfg_dma_pages(gpa, len, MACHINE_C_MASK, &first, &count)) {
 		return NULL;
 	}
 	host = guest_ptr(first, PAGE);
-	for (page = first; page < gpa + len; page += PAGE) {
+	for (i = 0; i < count; i++) {
+		uint64_t page = first + i * PAGE;
+
 		if (host == NULL ||
-		    (uint8_t *)guest_ptr(page, PAGE) != host + (page - first) ||
+		    (uint8_t *)guest_ptr(page, PAGE) != host + i * PAGE ||
 		    rmp_check_shared_access(&machine_rmp, page) !=
 			    RMP_ACCESS_OK) {
 			return NULL;
@@ -356,62 +355,54 @@ static void dma_refused(uint64_t gpa, const char *why)
 	}
 }
 
-/* One FW_CFG_DMA_ACCESS, as QEMU's fw_cfg_dma_transfer: the new
- * control (0 or ERROR). Under fw_lock and the RMP lock. */
-static uint32_t dma_transfer(uint32_t control, uint32_t length, uint64_t gpa)
+/* One FW_CFG_DMA_ACCESS, as QEMU's fw_cfg_dma_transfer (what it does:
+ * hv_fwcfg_dma_plan): the new control (0 or ERROR). Under fw_lock and the
+ * RMP lock. */
+static uint32_t dma_transfer(const struct hv_fwcfg_dma *a)
 {
-	uint32_t avail, next;
+	struct hv_fwcfg_dma_plan plan;
 	uint8_t *dst;
 
-	if ((control & DMA_SELECT) != 0) {
-		guest_select((uint16_t)(control >> 16));
+	if ((a->control & HV_FWCFG_DMA_SELECT) != 0) {
+		guest_select((uint16_t)(a->control >> 16));
 	}
-	if ((control & (DMA_READ | DMA_WRITE | DMA_SKIP)) == 0 || length == 0) {
-		return 0;
+	plan = hv_fwcfg_dma_plan(a, cur_valid, cur.len, cur_off);
+	if (plan.op != HV_FWCFG_DMA_OP_FILL) {
+		cur_off = plan.next_off;
+		return plan.op == HV_FWCFG_DMA_OP_FAIL ? DMA_ERROR : 0;
 	}
-	next = cur_valid ? hv_fwcfg_advance(cur.len, cur_off, length, &avail)
-			 : cur_off;
-	if ((control & DMA_READ) == 0) {
-		/* Every item is read-only: a write fails, as QEMU fails
-		 * one to a read-only item (the offset moves as in QEMU). */
-		cur_off = next;
-		return (control & DMA_WRITE) != 0 ? DMA_ERROR : 0;
-	}
-	dst = shared_range(gpa, length);
+	dst = shared_range(a->address, a->length);
 	if (dst == NULL) {
-		dma_refused(gpa, "the buffer is not all shared guest RAM");
+		dma_refused(a->address,
+			    "the buffer is not all shared guest RAM");
 		return DMA_ERROR;
 	}
-	if (!cur_valid) {
-		memset(dst, 0, length);
-		return 0;
-	}
-	if (!item_copy(cur_off, dst, avail)) {
+	if (cur_valid && !item_copy(cur_off, dst, plan.avail)) {
 		return DMA_ERROR;
 	}
-	memset(dst + avail, 0, length - avail);
-	cur_off = next;
+	memset(dst + plan.avail, 0, a->length - plan.avail);
+	cur_off = plan.next_off;
 	return 0;
 }
 
 static void dma_start(uint64_t gpa)
 {
-	struct fw_cfg_dma a;
+	struct hv_fwcfg_dma a;
+	uint8_t raw[HV_FWCFG_DMA_SIZE];
 	uint8_t *p;
 	uint32_t control;
 
 	rmp_lock();
-	p = shared_range(gpa, DMA_ACCESS_SIZE);
+	p = shared_range(gpa, HV_FWCFG_DMA_SIZE);
 	if (p == NULL) {
 		/* Nowhere to say ERROR: QEMU could not write it either. */
 		rmp_unlock();
 		dma_refused(gpa, "the access structure is not in shared RAM");
 		return;
 	}
-	memcpy(&a, p, sizeof(a)); /* the one read of it */
-	control = dma_transfer(be32(a.control), be32(a.length),
-			       __builtin_bswap64(a.address));
-	control = be32(control);
+	memcpy(raw, p, sizeof(raw)); /* the one read of it */
+	a = hv_fwcfg_dma_decode(raw);
+	control = be32(dma_transfer(&a));
 	memcpy(p, &control, sizeof(control));
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	rmp_unlock();

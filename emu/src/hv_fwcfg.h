@@ -116,4 +116,52 @@ const char *hv_fwcfg_linux(const uint8_t *hdr, size_t hdr_len,
 uint32_t hv_fwcfg_advance(uint32_t len, uint32_t off, uint32_t want,
 			  uint32_t *avail);
 
+/* A DMA access (QEMU's FWCfgDmaAccess, 16 bytes big-endian at the
+ * address the guest writes to 0x514/0x518) and its control bits. */
+#define HV_FWCFG_DMA_SIZE 16u
+#define HV_FWCFG_PAGE 0x1000ull
+#define HV_FWCFG_DMA_ERROR 0x01u
+#define HV_FWCFG_DMA_READ 0x02u
+#define HV_FWCFG_DMA_SKIP 0x04u
+#define HV_FWCFG_DMA_SELECT 0x08u
+#define HV_FWCFG_DMA_WRITE 0x10u
+struct hv_fwcfg_dma {
+	uint32_t control; /* [31:16] the key to select, [4:0] the bits */
+	uint32_t length;
+	uint64_t address;
+};
+
+/** The access whose guest bytes are @raw, in host order. */
+struct hv_fwcfg_dma hv_fwcfg_dma_decode(const uint8_t raw[HV_FWCFG_DMA_SIZE]);
+
+/* What an access does once its SELECT is done, as QEMU's
+ * fw_cfg_dma_transfer: nothing, fail (a WRITE: every item is read-only),
+ * or fill its buffer: @avail bytes of the item, then zeros. */
+enum hv_fwcfg_dma_op {
+	HV_FWCFG_DMA_OP_NONE,
+	HV_FWCFG_DMA_OP_FAIL,
+	HV_FWCFG_DMA_OP_FILL,
+};
+struct hv_fwcfg_dma_plan {
+	enum hv_fwcfg_dma_op op;
+	uint32_t avail;	   /* FILL: the item's bytes, <= length */
+	uint32_t next_off; /* the item's offset after it */
+};
+
+/**
+ * Access @a on the selected item (@valid: one exists; @len bytes; at
+ * offset @off): READ over WRITE over SKIP, as QEMU; none of them or a
+ * length of 0 does nothing. A SKIP, a WRITE and a READ that succeeds move
+ * the offset to next_off; a READ whose buffer is refused leaves it.
+ */
+struct hv_fwcfg_dma_plan hv_fwcfg_dma_plan(const struct hv_fwcfg_dma *a,
+					   bool valid, uint32_t len,
+					   uint32_t off);
+
+/** The 4 KiB pages [*@first, + *@count pages) that [@gpa, @gpa + @len)
+ * touches; false if the range is empty, wraps, or has a bit of @c_mask
+ * (the C-bit: DMA is to shared memory). */
+bool hv_fwcfg_dma_pages(uint64_t gpa, uint64_t len, uint64_t c_mask,
+			uint64_t *first, uint64_t *count);
+
 #endif /* MACHINE_HV_FWCFG_H */

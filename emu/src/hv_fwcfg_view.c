@@ -248,3 +248,61 @@ uint32_t hv_fwcfg_advance(uint32_t len, uint32_t off, uint32_t want,
 	*avail = want < len - off ? want : len - off;
 	return off + *avail;
 }
+
+struct hv_fwcfg_dma hv_fwcfg_dma_decode(const uint8_t raw[HV_FWCFG_DMA_SIZE])
+{
+	struct hv_fwcfg_dma a = {0};
+	unsigned i;
+
+	for (i = 0; i < 4; i++) {
+		a.control = a.control << 8 | raw[i];
+		a.length = a.length << 8 | raw[4 + i];
+	}
+	for (i = 0; i < 8; i++) {
+		a.address = a.address << 8 | raw[8 + i];
+	}
+	return a;
+}
+
+struct hv_fwcfg_dma_plan hv_fwcfg_dma_plan(const struct hv_fwcfg_dma *a,
+					   bool valid, uint32_t len,
+					   uint32_t off)
+{
+	struct hv_fwcfg_dma_plan p = {.op = HV_FWCFG_DMA_OP_NONE,
+				      .next_off = off};
+	uint32_t moves =
+		HV_FWCFG_DMA_READ | HV_FWCFG_DMA_WRITE | HV_FWCFG_DMA_SKIP;
+
+	if ((a->control & moves) == 0 || a->length == 0) {
+		return p;
+	}
+	if (valid) {
+		p.next_off = hv_fwcfg_advance(len, off, a->length, &p.avail);
+	}
+	if ((a->control & HV_FWCFG_DMA_READ) != 0) {
+		p.op = HV_FWCFG_DMA_OP_FILL;
+	} else if ((a->control & HV_FWCFG_DMA_WRITE) != 0) {
+		p.op = HV_FWCFG_DMA_OP_FAIL;
+		p.avail = 0;
+	} else {
+		p.avail = 0; /* SKIP: the offset moves, nothing is written */
+	}
+	return p;
+}
+
+bool hv_fwcfg_dma_pages(uint64_t gpa, uint64_t len, uint64_t c_mask,
+			uint64_t *first, uint64_t *count)
+{
+	uint64_t last = 0;
+
+	*first = 0;
+	*count = 0;
+	if ((gpa & c_mask) != 0 || len == 0 ||
+	    __builtin_add_overflow(gpa, len - 1, &last) ||
+	    (last & c_mask) != 0) {
+		return false;
+	}
+	*first = gpa & ~(HV_FWCFG_PAGE - 1);
+	*count = ((last & ~(HV_FWCFG_PAGE - 1)) - *first) / HV_FWCFG_PAGE + 1;
+	return true;
+}
