@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "hv_io.h"
 
+#include "svsm/std.h"
+
 #include "arch.h"
+#include "host_pci.h"
 #include "hv.h"
 #include "hv_fwcfg.h"
 #include "hv_ioapic.h"
@@ -27,9 +30,8 @@
 #define LSR_IDLE 0x60u	  /* THR empty, transmitter empty */
 #define LSR_RX_BITS 0x1Fu /* data ready, overrun, parity, framing, break */
 #define LINE_MAX 240u
-#define PCI_CONF_ADDR 0xCF8u
-#define PCI_CONF_DATA 0xCFCu
-#define LPC_PMBASE (0x80000000u | (31u << 11) | 0x40u) /* 00:1f.0 */
+#define LPC_BDF (31u << 3) /* 00:1f.0 */
+#define LPC_PMBASE 0x40u
 #define PM1_CNT_OFF 4u
 #define PM1_SLP_EN (1u << 13)
 #define PORT_RESET_CONTROL 0xCF9u
@@ -38,6 +40,7 @@
 #define KBC_PULSE_RESET 0xFEu
 #define PORT_SYSCTL_A 0x92u
 #define SYSCTL_A_RESET 1u
+#define SYSCTL_A_A20 2u
 /* OVMF's ResetShutdown writes PM1_CNT at a fixed 0x604 (PMBASE 0x600,
  * its own default), whatever PMBASE says. */
 #define OVMF_PM1_CNT 0x604u
@@ -133,10 +136,9 @@ void hv_io_poll(uint64_t interval)
 
 void hv_io_init(void)
 {
-	uint32_t base;
+	uint32_t base = host_pci_read32(LPC_BDF, LPC_PMBASE);
 
-	__asm__ volatile("outl %0, %1" ::"a"(LPC_PMBASE), "Nd"(PCI_CONF_ADDR));
-	__asm__ volatile("inl %1, %0" : "=a"(base) : "Nd"(PCI_CONF_DATA));
+	host_pci_masters_off();
 	base &= 0xFF80u;
 	if (base == 0xFF80u) {
 		base = 0;
@@ -228,24 +230,105 @@ void hv_io_flush(void)
 }
 
 /*
- * Ports the guest never reaches, because they drive the machine's own
- * platform: APM (an SMI into the firmware below the machine), and the
- * ICH9 PM block's SMI_EN, SMI_STS and TCO registers (PMBASE + 0x30 to
- * + 0x7F: which events raise an SMI, and the TCO watchdog). The guest
- * keeps the block's ACPI part, which its FADT names: PM1 events and
- * control, the PM timer, GPE0 (PMBASE + 0x00 to + 0x2F). Reads are all
- * ones (no device), writes are dropped. PCI configuration and fw_cfg are
- * the hypervisor's own devices (hv_pci.c, hv_fwcfg.c).
+ * The ports of QEMU's devices the guest gets, forwarded as they are:
+ * COM1 (but for what hv_io keeps above: THR, IER, IIR/FCR, LSR), the
+ * PIT and the RTC; and the ACPI part of the ICH9 PM block, which the
+ * guest's FADT names (PM1 events and control, the PM timer, GPE0: PMBASE
+ * + 0x00 to + 0x2F), at its real address. Not its SMI_EN, SMI_STS and
+ * TCO registers (+ 0x30 to + 0x7F: which events raise an SMI into the
+ * firmware below the machine, and the TCO watchdog). Every other port
+ * has no device (qemu_port): the 8042 and port 0x92 (A20 gates of the
+ * real CPU), the ISA DMA controller, the BARs of QEMU's PCI devices (the
+ * AHCI's index/data pair reaches its DMA engine), the CPU hotplug block,
+ * APM (an SMI).
  */
-#define PM_SMI_FIRST 0x30u
-#define PM_SMI_LAST 0x7Fu
-static bool machine_port(uint16_t port, unsigned size)
-{
-	uint32_t last = (uint32_t)port + size - 1;
+struct port_range {
+	uint16_t first, last;
+};
+static const struct port_range qemu_ports[] = {
+	{0x40u, 0x43u},	   /* PIT */
+	{0x70u, 0x71u},	   /* RTC (CMOS index and data) */
+	{COM1, COM1 + 7u}, /* COM1 */
+};
+#define PM_ACPI_SIZE 0x30u
 
-	return (last >= APM_CNT && port <= APM_STS) ||
-	       (pm_base != 0 && last >= pm_base + PM_SMI_FIRST &&
-		port <= pm_base + PM_SMI_LAST);
+static bool in_range(uint32_t first, uint32_t last, uint16_t port,
+		     unsigned size)
+{
+	return port >= first && (uint32_t)port + size - 1 <= last;
+}
+
+static bool qemu_port(uint16_t port, unsigned size)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(qemu_ports); i++) {
+		if (in_range(qemu_ports[i].first, qemu_ports[i].last, port,
+			     size)) {
+			return true;
+		}
+	}
+	return pm_base != 0 &&
+	       in_range(pm_base, pm_base + PM_ACPI_SIZE - 1u, port, size);
+}
+
+/* One bit per port: logged once; PORTS_LOGGED ports in all. */
+static uint8_t port_logged[0x10000 / 8];
+static unsigned ports_logged;
+#define PORTS_LOGGED 64u
+
+/* No device: reads all ones, writes dropped, the first access to each
+ * port logged, up to PORTS_LOGGED ports (a guest probing for devices is
+ * no error, and a scan of the whole space must not flood the log). */
+static void no_device(struct mcpu *c, unsigned vmpl, uint16_t port,
+		      unsigned size, bool in, uint32_t *val)
+{
+	uint8_t bit = (uint8_t)(1u << (port % 8));
+	unsigned n;
+
+	if (in) {
+		*val = 0xFFFFFFFFu;
+	}
+	if ((__atomic_fetch_or(&port_logged[port / 8], bit, __ATOMIC_RELAXED) &
+	     bit) != 0) {
+		return;
+	}
+	n = __atomic_fetch_add(&ports_logged, 1u, __ATOMIC_RELAXED);
+	if (n < PORTS_LOGGED) {
+		mlog("hypervisor: vCPU %u VMPL%u: port 0x%x (%s, %u bytes): "
+		     "no device%s",
+		     c->index, vmpl, port, in ? "in" : "out", size,
+		     n + 1 == PORTS_LOGGED ? " (no more ports logged)" : "");
+	}
+}
+
+static void qemu_io(uint16_t port, unsigned size, bool in, uint32_t *val)
+{
+	switch (size) {
+	case 1:
+		if (in) {
+			*val = inb(port);
+		} else {
+			outb(port, (uint8_t)*val);
+		}
+		break;
+	case 2:
+		if (in) {
+			*val = inw(port);
+		} else {
+			outw(port, (uint16_t)*val);
+		}
+		break;
+	default:
+		if (in) {
+			__asm__ volatile("inl %1, %0"
+					 : "=a"(*val)
+					 : "Nd"(port));
+		} else {
+			__asm__ volatile("outl %0, %1" ::"a"(*val), "Nd"(port));
+		}
+		break;
+	}
 }
 
 /*
@@ -335,40 +418,18 @@ void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
 		hv_pci_io(port, size, in, val);
 		return;
 	}
-	if (machine_port(port, size)) {
+	/* Port 0x92: the guest's reads A20 on, always; a write's reset bit
+	 * ended the VM above, its A20 bit is dropped (the real gate would
+	 * fold the machine's own addresses). */
+	if (port == PORT_SYSCTL_A && size == 1) {
 		if (in) {
-			*val = 0xFFFFFFFFu;
+			*val = SYSCTL_A_A20;
 		}
 		return;
 	}
-	/* Everything else goes to QEMU's devices as it is: the UART, PIT,
-	 * RTC, ACPI PM block, keyboard controller, CPU hotplug block. */
-	switch (size) {
-	case 1:
-		if (in) {
-			*val = inb(port);
-		} else {
-			outb(port, (uint8_t)*val);
-		}
-		break;
-	case 2:
-		if (in) {
-			uint16_t v;
-
-			__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
-			*val = v;
-		} else {
-			outw(port, (uint16_t)*val);
-		}
-		break;
-	default:
-		if (in) {
-			__asm__ volatile("inl %1, %0"
-					 : "=a"(*val)
-					 : "Nd"(port));
-		} else {
-			__asm__ volatile("outl %0, %1" ::"a"(*val), "Nd"(port));
-		}
-		break;
+	if (qemu_port(port, size)) {
+		qemu_io(port, size, in, val);
+		return;
 	}
+	no_device(c, vmpl, port, size, in, val);
 }

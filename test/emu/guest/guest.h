@@ -155,6 +155,7 @@ void apic_park_ap(unsigned idx);
 void apic_ap_check_init(void);
 void tests_vtpm(void);
 void tests_attest(void);
+void tests_dev(void);
 void bench_attest(void);
 void bench_world_switch(void);
 

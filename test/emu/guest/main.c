@@ -38,6 +38,7 @@ void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
 	tests_vcpu();
 	tests_vtpm();
 	tests_attest();
+	tests_dev();
 	bench_world_switch();
 	bench_attest();
 	g_exit(true);
