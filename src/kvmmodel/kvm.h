@@ -154,6 +154,10 @@ struct kvm_ops {
 	 * return, the model returns to the guest without acting further. */
 	void (*terminate)(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 			  uint32_t code);
+	/* Optional (NULL: untold). The model has just told the lie of its
+	 * behaviour, described by @what (a constant string), for the
+	 * embedder's log: which lie a victim met, when it met it. */
+	void (*lie)(const struct kvm *k, const char *what);
 };
 
 struct kvm {

@@ -41,6 +41,13 @@ static void ghcb_reply(const struct kvm *k, struct kvm_ghcb *g,
 	uint64_t info1 = k->behaviour == KVM_EXCEPTION_RESULT ? 1 : r->info1;
 	unsigned i;
 
+	if (!mark) {
+		kvm_lie(k, "a GHCB reply with no valid bit set");
+	}
+	if (info1 != r->info1) {
+		kvm_lie(k, "a GHCB reply with exit_info_1 = 1 (an exception "
+			   "to inject) for a request that raised none");
+	}
 	memset(g->page + GHCB_OFF_VALID_BITMAP, 0, 16);
 	memcpy(g->page + GHCB_OFF_SW_EXIT_INFO_1, &info1, 8);
 	memcpy(g->page + GHCB_OFF_SW_EXIT_INFO_2, &r->info2, 8);
@@ -91,5 +98,9 @@ static uint64_t kvm_ghcb_protocol(struct kvm *k, struct kvm_vcpu *v,
 		kvm_nae(k, v, &g, &r);
 	}
 	ghcb_reply(k, &g, &r);
-	return k->behaviour == KVM_MSR_CHANGED ? gpa + SNP_PAGE_SIZE : gpa;
+	if (k->behaviour == KVM_MSR_CHANGED) {
+		kvm_lie(k, "the GHCB MSR changed to the next page on return");
+		return gpa + SNP_PAGE_SIZE;
+	}
+	return gpa;
 }

@@ -76,19 +76,28 @@ void kvm_nae_guest_request(struct kvm *k, struct kvm_vcpu *v,
 			return;
 		}
 	}
+	if (ext && k->behaviour == KVM_CERTS_NO_RBX) {
+		/* A host may always say the certificates outgrew the buffer
+		 * (they are its own); this one does not say how many pages
+		 * they need. The PSP is not asked. */
+		kvm_lie(k, "INVALID_LEN for the certificates, without RBX "
+			   "(the pages they need) marked valid");
+		r->info2 = (uint64_t)SNP_GUEST_VMM_ERR_INVALID_LEN << 32;
+		r->rbx = pages + 1;
+		r->unmark |= KVM_R_RBX;
+		return;
+	}
 	memcpy(v->greq_copy, req, sizeof(v->greq_copy));
 	r->info2 = k->ops->guest_request(k, v->greq_copy, rsp, certs,
 					 ext ? &len : NULL);
 	if (ext && (r->info2 >> 32) == SNP_GUEST_VMM_ERR_INVALID_LEN) {
 		r->rbx = (len + SNP_PAGE_SIZE - 1) / SNP_PAGE_SIZE;
-		if (k->behaviour == KVM_CERTS_NO_RBX) {
-			r->unmark |= KVM_R_RBX;
-		} else {
-			r->write |= KVM_R_RBX;
-		}
+		r->write |= KVM_R_RBX;
 	}
 	if (k->behaviour == KVM_FLIP_SHARED ||
 	    k->behaviour == KVM_FLIP_RESPONSE) {
+		kvm_lie(k, "a bit of the guest-request response flipped "
+			   "after the PSP wrote it");
 		rsp[0] ^= 0x01; /* after the request was read: the tag */
 	}
 }

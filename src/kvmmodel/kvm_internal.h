@@ -42,6 +42,14 @@ static inline void kvm_count(unsigned *counter)
 	__atomic_fetch_add(counter, 1u, __ATOMIC_RELAXED);
 }
 
+/* The model lies now (k->behaviour): tell the embedder @what. */
+static inline void kvm_lie(const struct kvm *k, const char *what)
+{
+	if (k->ops->lie != NULL) {
+		k->ops->lie(k, what);
+	}
+}
+
 /* The copy's field at @off (0 if not marked valid) and its valid bit. */
 uint64_t kvm_ghcb_val(const struct kvm_ghcb *g, unsigned off);
 bool kvm_ghcb_has(const struct kvm_ghcb *g, unsigned off);

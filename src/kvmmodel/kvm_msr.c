@@ -11,7 +11,12 @@
 
 static uint64_t msr_sev_info(const struct kvm *k)
 {
-	uint64_t max = k->behaviour == KVM_OLD_VERSION ? 1 : GHCB_PROTOCOL_MAX;
+	uint64_t max = GHCB_PROTOCOL_MAX;
+
+	if (k->behaviour == KVM_OLD_VERSION) {
+		kvm_lie(k, "SEV information: GHCB protocol versions 1 to 1");
+		max = 1;
+	}
 
 	return GHCB_MSR_SEV_INFO_RESP | ((uint64_t)(k->c_bit & 0xFF) << 24) |
 	       (GHCB_PROTOCOL_MIN << 32) | (max << 48);
@@ -25,6 +30,8 @@ uint64_t kvm_hv_features(const struct kvm *k)
 
 	if (k->behaviour != KVM_NO_MULTI_VMPL) {
 		ft |= GHCB_HV_FT_SNP_MULTI_VMPL;
+	} else {
+		kvm_lie(k, "hypervisor features without multi-VMPL (bit 5)");
 	}
 	return ft;
 }
@@ -86,6 +93,7 @@ static uint64_t msr_register(struct kvm_vcpu *v, const struct kvm *k,
 	}
 	v->ghcb_gpa[vmpl] = gfn << 12;
 	if (k->behaviour == KVM_WRONG_ECHO) {
+		kvm_lie(k, "GHCB registration echoes the next GFN");
 		gfn++;
 	}
 	return GHCB_MSR_REG_GPA_RESP | (gfn << 12);
@@ -97,8 +105,11 @@ static uint64_t msr_run_vmpl(struct kvm *k, struct kvm_vcpu *v, uint64_t req)
 
 	kvm_count(&k->stats.run_vmpl);
 	v->run_vmpl_count++;
-	if (k->behaviour == KVM_REFUSE_RUN_VMPL || target >= KVM_VMPLS ||
-	    !k->ops->run_vmpl(k, v, target)) {
+	if (k->behaviour == KVM_REFUSE_RUN_VMPL) {
+		kvm_lie(k, "Run VMPL (MSR protocol) refused");
+		return GHCB_MSR_RUN_VMPL_RESP | (1ull << 32);
+	}
+	if (target >= KVM_VMPLS || !k->ops->run_vmpl(k, v, target)) {
 		return GHCB_MSR_RUN_VMPL_RESP | (1ull << 32);
 	}
 	return GHCB_MSR_RUN_VMPL_RESP;
@@ -132,6 +143,8 @@ uint64_t kvm_msr_protocol(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl,
 				     (unsigned)(req >> 52) & 0xF)
 			 << 32);
 		if (k->behaviour == KVM_PSC_ERROR) {
+			kvm_lie(k, "page-state change (MSR protocol) reports "
+				   "an error");
 			reply |= 1ull << 32;
 		}
 		break;
@@ -148,6 +161,7 @@ uint64_t kvm_msr_protocol(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl,
 		return req;
 	}
 	if (k->behaviour == KVM_WRONG_RESPONSE_CODE) {
+		kvm_lie(k, "an MSR protocol reply with another response code");
 		reply ^= 0x100;
 	}
 	return reply;

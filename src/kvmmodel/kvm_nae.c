@@ -111,6 +111,7 @@ static void nae_ioio(struct kvm *k, struct kvm_vcpu *v,
 	r->rax = (kvm_ghcb_val(g, GHCB_OFF_RAX) & ~(uint64_t)mask) |
 		 (val & mask);
 	if (k->behaviour == KVM_MSR_NO_RAX) {
+		kvm_lie(k, "IN answered with RAX not marked valid");
 		r->unmark |= KVM_R_RAX;
 	} else {
 		r->write |= KVM_R_RAX;
@@ -150,6 +151,7 @@ static void nae_msr(struct kvm *k, struct kvm_vcpu *v, const struct kvm_ghcb *g,
 		r->rdx = val >> 32;
 		r->write |= KVM_R_RDX;
 		if (k->behaviour == KVM_MSR_NO_RAX) {
+			kvm_lie(k, "RDMSR answered with RAX not marked valid");
 			r->unmark |= KVM_R_RAX;
 		} else {
 			r->write |= KVM_R_RAX;
@@ -227,8 +229,11 @@ static void nae_run_vmpl(struct kvm *k, struct kvm_vcpu *v,
 
 	kvm_count(&k->stats.run_vmpl);
 	v->run_vmpl_count++;
-	if (k->behaviour == KVM_REFUSE_RUN_VMPL || target >= KVM_VMPLS ||
-	    !k->ops->run_vmpl(k, v, (unsigned)target)) {
+	if (k->behaviour == KVM_REFUSE_RUN_VMPL) {
+		kvm_lie(k, "Run VMPL (GHCB page) refused");
+		r->info2 = 1;
+	} else if (target >= KVM_VMPLS ||
+		   !k->ops->run_vmpl(k, v, (unsigned)target)) {
 		r->info2 = 1;
 	}
 }
@@ -254,6 +259,7 @@ static void nae_doorbell(struct kvm *k, struct kvm_vcpu *v,
 		*db = gpa;
 		r->info2 = gpa;
 		if (k->behaviour == KVM_DOORBELL_ELSEWHERE) {
+			kvm_lie(k, "#HV doorbell set reports the next page");
 			r->info2 += SNP_PAGE_SIZE;
 		}
 		return;

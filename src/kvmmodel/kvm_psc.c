@@ -57,9 +57,11 @@ uint64_t kvm_psc_msr(struct kvm *k, uint64_t gfn, unsigned op)
 	uint64_t gpa = gfn << 12;
 
 	if (k->behaviour == KVM_PSC_LIE) {
+		kvm_lie(k, "page-state change reports success, does nothing");
 		return 0;
 	}
 	if (k->behaviour == KVM_PSC_WRONG_PAGE) {
+		kvm_lie(k, "page-state change of the next page instead");
 		gpa += SNP_PAGE_SIZE;
 	}
 	if (!psc_op_ok(op)) {
@@ -77,9 +79,13 @@ static bool psc_entry(struct kvm *k, uint64_t gfn, unsigned op, bool big,
 
 	/* A whole 2 MiB entry at once if the RMP allows it, else page by
 	 * page (KVM does either, as its memory's folios go). */
+	if (big && *done == 0 && k->behaviour == KVM_PSC_LIE) {
+		kvm_lie(k, "page-state change reports success, does nothing");
+		*done = n;
+		return true;
+	}
 	if (big && *done == 0 && k->behaviour != KVM_PSC_WRONG_PAGE &&
-	    (k->behaviour == KVM_PSC_LIE ||
-	     psc_update(k, gfn << 12, true, op == GHCB_PSC_OP_PRIVATE))) {
+	    psc_update(k, gfn << 12, true, op == GHCB_PSC_OP_PRIVATE)) {
 		*done = n;
 		return true;
 	}
@@ -116,12 +122,18 @@ void kvm_nae_psc(struct kvm *k, struct kvm_ghcb *g, struct kvm_reply *r)
 		return;
 	}
 	if (k->behaviour == KVM_PSC_STALL) {
+		kvm_lie(k, "page-state change returns with nothing done");
 		return; /* back at once, nothing done */
 	}
 	if (k->behaviour == KVM_PSC_BACKWARDS) {
+		kvm_lie(k, "page-state change moves cur_entry backwards");
 		cur = cur == 0 && end > 0 ? 1 : 0; /* one "done", then back */
 		memcpy(buf, &cur, 2);
 		return;
+	}
+	if (k->behaviour == KVM_PSC_PARTIAL && end - cur >= 3) {
+		kvm_lie(k, "page-state change of 3 entries only (honest: "
+			   "the guest must call again)");
 	}
 	while (cur <= end && budget-- > 0) {
 		uint8_t *slot = buf + GHCB_PSC_HDR_SIZE + (size_t)8 * cur;
@@ -151,10 +163,13 @@ void kvm_nae_psc(struct kvm *k, struct kvm_ghcb *g, struct kvm_reply *r)
 	}
 	memcpy(buf, &cur, 2);
 	if (k->behaviour == KVM_FLIP_SHARED) {
+		kvm_lie(k, "a GFN of the PSC buffer flipped during the call");
 		/* After reading the request: a GFN bit of entry 0 flips. */
 		buf[GHCB_PSC_HDR_SIZE + 1] ^= 0xF0;
 	}
 	if (k->behaviour == KVM_PSC_ERROR && r->info2 == 0) {
+		kvm_lie(k, "page-state change (GHCB page) reports an error "
+			   "after doing it");
 		r->info2 = PSC_ERR_GENERIC;
 	}
 }
