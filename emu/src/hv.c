@@ -13,6 +13,7 @@
  */
 #include "hv.h"
 
+#include "svsm/psp_model.h"
 #include "svsm/std.h"
 
 #include "abi/ghcb.h"
@@ -31,6 +32,7 @@
 #include "world.h"
 
 static enum hv_mode mode;
+static unsigned lies_told;  /* lies the log has shown (LIES_LOGGED) */
 static unsigned vmpl0_runs; /* RUN_VMPL requests from VMPL0 (inject-ri) */
 static struct mlock term_lock;
 static struct kvm kvm;
@@ -42,6 +44,10 @@ static uint64_t exit_msr[MACHINE_MAX_CPUS];
 
 void hv_cpuid_table(struct snp_cpuid_table *t)
 {
+	if (mode == HV_CPUID_LIE) {
+		mlog("hypervisor lies (cpuid-lie): a CPUID page entry the CPU "
+		     "refutes");
+	}
 	hv_cpuid_fill(t, mode == HV_CPUID_LIE);
 }
 
@@ -144,8 +150,9 @@ static bool inject_into_svsm(struct mcpu *c, const struct kvm_vcpu *v)
 	(void)world_inject(c, 0, HV_DOORBELL_VECTOR); /* refused */
 	__atomic_store_n((uint16_t *)db, (uint16_t)HV_DOORBELL_VECTOR,
 			 __ATOMIC_SEQ_CST);
-	mlog("hypervisor: #HV with vector 0x%x for vCPU %u's VMPL0",
-	     HV_DOORBELL_VECTOR, c->index);
+	mlog("hypervisor lies (inject-ri) to vCPU %u VMPL0: #HV with vector "
+	     "0x%x, an event its VMSA's Restricted Injection refuses",
+	     c->index, HV_DOORBELL_VECTOR);
 	return world_inject(c, 0, VEC_HV);
 }
 
@@ -288,6 +295,26 @@ static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 	hv_stop(vmpl == 0 ? MACHINE_EXIT_SVSM_TERM : MACHINE_EXIT_GUEST_TERM);
 }
 
+/* At most this many lies are logged one by one (a lie told at every
+ * exit would fill the log); the next says the rest are not. */
+#define LIES_LOGGED 8u
+
+/* The model told a lie: the log says which, on which vCPU and VMPL, as
+ * it is told (docs/threat-model.md's table names them). */
+static void op_lie(const struct kvm *k, const char *what)
+{
+	unsigned n = __atomic_add_fetch(&lies_told, 1, __ATOMIC_RELAXED);
+	unsigned i = mcpu_this()->index;
+
+	(void)k;
+	if (n <= LIES_LOGGED) {
+		mlog("hypervisor lies (%s) to vCPU %u VMPL%u: %s",
+		     hv_mode_name(mode), i, exit_vmpl[i], what);
+	} else if (n == LIES_LOGGED + 1) {
+		mlog("hypervisor: further lies not logged");
+	}
+}
+
 static const struct kvm_ops machine_kvm_ops = {
 	.page = op_page,
 	.rmp_lock = op_rmp_lock,
@@ -302,19 +329,41 @@ static const struct kvm_ops machine_kvm_ops = {
 	.mmio = op_mmio,
 	.ap_hlt_loop = op_ap_hlt_loop,
 	.terminate = op_terminate,
+	.lie = op_lie,
 };
+
+#define HV_MODE_NAME(id, name, kvm, psp, st, log, lst, llog) [HV_##id] = (name),
+#define HV_MODE_KVM(id, name, kvm, psp, st, log, lst, llog) [HV_##id] = (kvm),
+#define HV_MODE_PSP(id, name, kvm, psp, st, log, lst, llog) [HV_##id] = (psp),
+static const char *const mode_names[HV_MODE_COUNT] = {HV_MODES(HV_MODE_NAME)};
+static const enum kvm_behaviour mode_kvm[HV_MODE_COUNT] = {
+	HV_MODES(HV_MODE_KVM)};
+static const enum psp_fault mode_psp[HV_MODE_COUNT] = {HV_MODES(HV_MODE_PSP)};
+
+bool hv_mode_by_name(const char *name, enum hv_mode *m)
+{
+	unsigned i;
+
+	for (i = 0; i < HV_MODE_COUNT; i++) {
+		if (str_eq(name, mode_names[i])) {
+			*m = (enum hv_mode)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *hv_mode_name(enum hv_mode m)
+{
+	return m < HV_MODE_COUNT ? mode_names[m] : "?";
+}
 
 void hv_init(enum hv_mode m)
 {
-	static const enum kvm_behaviour lie[HV_MODE_COUNT] = {
-		[HV_LIE_SEV_INFO] = KVM_OLD_VERSION,
-		[HV_REFUSE_RUN_VMPL] = KVM_REFUSE_RUN_VMPL,
-		[HV_FLIP_SHARED] = KVM_FLIP_RESPONSE,
-		[HV_FLIP_PSC] = KVM_FLIP_SHARED,
-	};
 	unsigned i, n = mcpu_count();
 
 	mode = m;
+	psp_set_fault(mode_psp[m]);
 	hv_apic_init(n);
 	hv_io_init();
 	hv_kvmclock_init();
@@ -326,7 +375,7 @@ void hv_init(enum hv_mode m)
 		.ops = &machine_kvm_ops,
 		.rmp = &machine_rmp,
 		.c_bit = MACHINE_C_BIT,
-		.behaviour = lie[m],
+		.behaviour = mode_kvm[m],
 		.vcpus = kvm_vcpus,
 		.nr_vcpus = n,
 	};

@@ -15,6 +15,7 @@
 #include "abi/snp.h"
 #include "abi/snp_cpuid.h"
 
+#include "hv_modes.h"
 #include "machine.h"
 
 /* The SEV features this machine's KVM offers a guest's VMSAs
@@ -23,26 +24,19 @@
  * Secure TSC (docs/running-on-snp.md). */
 #define HV_VMSA_FEATURES SEV_FEAT_RESTRICTED_INJECTION
 
-/** Hostile behaviours, chosen at start (fw_cfg opt/csvsm/hv). The GHCB
- * lies are the KVM model's (enum kvm_behaviour); the others are where
- * the machine's hypervisor acts outside the GHCB protocol. */
-enum hv_mode {
-	HV_HONEST = 0,
-	HV_CPUID_LIE,	    /* a CPUID page entry that lies: PSP refuses */
-	HV_LIE_SEV_INFO,    /* SEV info names no version the SVSM speaks
-			     * (KVM_OLD_VERSION) */
-	HV_REFUSE_RUN_VMPL, /* run VMPL answered with an error
-			     * (KVM_REFUSE_RUN_VMPL) */
-	HV_INJECT_RI,	    /* an interrupt injected into a Restricted-
-			     * Injection VMSA (the SVSM's) */
-	HV_FLIP_SHARED,	    /* the guest-request response page changes
-			     * under the SVSM while it reads it
-			     * (KVM_FLIP_RESPONSE) */
-	HV_FLIP_PSC,	    /* the PSC buffer changes during the call,
-			     * then the response (KVM_FLIP_SHARED) */
-	HV_MODE_COUNT,
-};
+/** Hostile behaviours, chosen at start (fw_cfg opt/csvsm/hv), one of
+ * hv_modes.h's list each. The GHCB lies are the KVM model's (enum
+ * kvm_behaviour), the guest-request ones the PSP model's (enum
+ * psp_fault); cpuid-lie and inject-ri are where the machine's hypervisor
+ * acts outside the GHCB protocol. */
+#define HV_MODE_ENUM(id, name, kvm, psp, st, log, lst, llog) HV_##id,
+enum hv_mode { HV_MODES(HV_MODE_ENUM) HV_MODE_COUNT };
+#undef HV_MODE_ENUM
 
+/** The behaviour named @name (hv_modes.h); false if none is. */
+bool hv_mode_by_name(const char *name, enum hv_mode *mode);
+/** The name of @mode. */
+const char *hv_mode_name(enum hv_mode mode);
 void hv_init(enum hv_mode mode);
 /** The CPUID table KVM/QEMU put in a launch's CPUID page (hv_cpuid.c). */
 void hv_cpuid_table(struct snp_cpuid_table *t);

@@ -72,14 +72,10 @@ static uint64_t ram_top(uint32_t start_info_pa)
 
 static enum hv_mode hv_mode_from_fwcfg(void)
 {
-	static const char *const names[HV_MODE_COUNT] = {
-		"honest",    "cpuid-lie",   "sev-info-lie", "refuse-run-vmpl",
-		"inject-ri", "flip-shared", "flip-psc",
-	};
+	enum hv_mode mode = HV_HONEST;
 	char name[32];
 	uint32_t size;
 	uint16_t sel;
-	unsigned i;
 
 	if (!fwcfg_file("opt/csvsm/hv", &size, &sel)) {
 		return HV_HONEST;
@@ -91,11 +87,9 @@ static enum hv_mode hv_mode_from_fwcfg(void)
 	while (size > 0 && (name[size - 1] == '\n' || name[size - 1] == ' ')) {
 		name[--size] = '\0';
 	}
-	for (i = 0; i < HV_MODE_COUNT; i++) {
-		if (str_eq(name, names[i])) {
-			mlog("hypervisor: %s", names[i]);
-			return (enum hv_mode)i;
-		}
+	if (hv_mode_by_name(name, &mode)) {
+		mlog("hypervisor: %s", hv_mode_name(mode));
+		return mode;
 	}
 	machine_panic("opt/csvsm/hv: unknown behaviour '%s'", name);
 }

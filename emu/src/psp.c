@@ -29,6 +29,7 @@
 #define LEAF_EXT_ADDR 0x80000008u
 
 static struct psp_model psp;
+static enum psp_fault fault; /* the host's choice, for every launch */
 /* The PSP runs one command at a time: two vCPUs' guest requests must not
  * both pass the sequence-number check with one number (a replay
  * accepted, and two responses sealed under one AES-GCM IV). */
@@ -170,6 +171,7 @@ const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 		machine_panic("no RDRAND: the PSP cannot make its keys");
 	}
 	psp_init(&psp, &psp_test_identity, vmpck_entropy, GUEST_POLICY_DEFAULT);
+	psp.fault = fault;
 	memset(vmpck_entropy, 0, sizeof(vmpck_entropy));
 	why = psp_launch_igvm(file, size, &ops, &result);
 	if (why != NULL) {
@@ -185,13 +187,49 @@ const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 	return NULL;
 }
 
+void psp_set_fault(enum psp_fault f)
+{
+	fault = f;
+}
+
+/* What a response the PSP model wrote under fault @f is (the faults
+ * TRUNCATED and BAD_STATUS touch report responses only). */
+static const char *fault_lie(enum psp_fault f, uint32_t reports_before)
+{
+	switch (f) {
+	case PSP_FAULT_BAD_TAG:
+		return "a response whose tag does not authenticate";
+	case PSP_FAULT_WRONG_SEQNO:
+		return "a response sealed with sequence number + 2";
+	case PSP_FAULT_WRONG_TYPE:
+		return "a response of the request's own message type";
+	case PSP_FAULT_TRUNCATED:
+		return psp.reports != reports_before
+			       ? "a report response cut short"
+			       : NULL;
+	case PSP_FAULT_BAD_STATUS:
+		return psp.reports != reports_before
+			       ? "a report response with status INVALID_PARAM"
+			       : NULL;
+	default:
+		return NULL;
+	}
+}
+
 uint64_t psp_serve_request(const uint8_t *req, uint8_t *rsp, void *certs,
 			   size_t *certs_len)
 {
+	uint32_t reports_before;
+	const char *lie;
 	uint64_t r;
 
 	mlock_take(&psp_lock);
+	reports_before = psp.reports;
 	r = psp_host_guest_request(&psp, req, rsp, certs, certs_len);
+	lie = r == 0 ? fault_lie(psp.fault, reports_before) : NULL;
 	mlock_drop(&psp_lock);
+	if (lie != NULL) {
+		mlog("PSP lies: %s", lie);
+	}
 	return r;
 }

@@ -11,12 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "svsm/psp_model.h"
+
 /**
  * Launch @file. NULL on success, with the boot VMSA's GPA and the
  * digest; else why the launch is refused (nothing runs then).
  */
 const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 		       uint64_t *boot_vmsa, uint8_t digest[48]);
+/** The PSP misbehaves as @f says from the next launch on (the
+ * hypervisor's hostile behaviour, hv_modes.h). */
+void psp_set_fault(enum psp_fault f);
 /** SNP_GUEST_REQUEST as the hypervisor passes it on (psp_model.h). */
 uint64_t psp_serve_request(const uint8_t *req, uint8_t *rsp, void *certs,
 			   size_t *certs_len);
