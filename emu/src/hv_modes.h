@@ -5,7 +5,7 @@
  * hostile host on the running image"). Each is chosen at start by its
  * name (fw_cfg opt/csvsm/hv, scripts/emu-run.sh --hv NAME). hv.c makes
  * enum hv_mode and the names from it; mk/machine.mk reads it through the
- * C preprocessor (scripts/hv-modes.sh) and runs every behaviour but the
+ * C preprocessor (its hv_modes) and runs every behaviour but the
  * first on build/csvsm.igvm (emu-hostile-check) and those with a Linux
  * outcome on build/csvsm-linux.igvm (linux-hostile-check).
  *
@@ -13,9 +13,11 @@
  *   QEMU status on the test image, what that log must show,
  *   QEMU status on Linux, what that log must show)
  * A log pattern is a grep basic regular expression; "" for Linux: not run
- * there. Status 253: the SVSM terminated (its reason's name in the log),
- * 37: the guest did, 33: the test guest passed, 249: the PSP refused the
- * launch, 245: Linux's self-test ended and it powered off.
+ * there. Status 253: the SVSM terminated (its reason's name in the log
+ * once its console is up, else the code), 37: the guest did, 33: the
+ * test guest passed, 35: it failed a call the SVSM refused and went on,
+ * 249: the PSP refused the launch. Every run's log must also show the
+ * lie ("lies").
  */
 #ifndef MACHINE_HV_MODES_H
 #define MACHINE_HV_MODES_H
