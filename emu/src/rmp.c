@@ -4,6 +4,7 @@
 #include "arch.h"
 #include "lapic.h"
 #include "machine.h"
+#include "memcrypt.h"
 #include "npt.h"
 
 struct rmp machine_rmp;
@@ -30,6 +31,7 @@ void rmp_setup(const struct guest_mem_plan *plan)
 		MCHECK(rmp_add_bank(&machine_rmp, plan->window[i].gpa,
 				    plan->window[i].pages));
 	}
+	memcrypt_setup(&machine_rmp, pages);
 }
 
 void rmp_lock(void)

@@ -60,11 +60,25 @@ struct rmp_bank {
 	uint64_t gpa, pages, index;
 };
 
+/*
+ * Memory encryption, as far as ownership decides it. On hardware a guest
+ * page's bytes are ciphertext under the guest's key: the hypervisor, or
+ * the guest through a shared (C-bit clear) mapping, reads a page it is
+ * given as that ciphertext, and the guest reads a page made private as
+ * the decryption of whatever was there. A machine whose memory holds
+ * plaintext (emu) sets this hook to make it so: RMPUPDATE calls it for
+ * each 4 KiB page whose owner changes (guest-assigned <-> hypervisor-
+ * owned), with the page's RMP index, under the caller's RMP lock and
+ * before it returns, so nobody sees the page under its new owner with
+ * its former bytes. NULL (rmp_init's default): the bytes stay (sim, the
+ * fuzzers). PSMASH and the PSP's launch change no owner's view.
+ */
 struct rmp {
 	struct rmp_entry *entry;
 	uint64_t page_count; /* entries, over all banks */
 	struct rmp_bank bank[RMP_MAX_BANKS];
 	unsigned banks;
+	void (*owner_changed)(uint64_t index, bool to_guest);
 };
 
 /** How an access failed, as hardware would signal it. */

@@ -29,6 +29,7 @@ void rmp_init(struct rmp *rmp, struct rmp_entry *storage, uint64_t page_count)
 	rmp->page_count = page_count;
 	rmp->bank[0] = (struct rmp_bank){0, page_count, 0};
 	rmp->banks = 1;
+	rmp->owner_changed = NULL;
 	rmp_clear(storage, page_count);
 }
 
@@ -201,6 +202,17 @@ static enum snp_ret rmp_hv_update(struct rmp *rmp, uint64_t gpa, bool size_2m,
 	}
 	if (rmp_any_in_use(rmp, first, count)) {
 		return SNP_RET_FAIL_INUSE;
+	}
+	if (rmp->owner_changed != NULL) {
+		bool to_guest = (e->flags & RMP_F_ASSIGNED) != 0;
+		uint64_t i;
+
+		for (i = first; i < first + count; i++) {
+			if (((rmp->entry[i].flags & RMP_F_ASSIGNED) != 0) !=
+			    to_guest) {
+				rmp->owner_changed(i, to_guest);
+			}
+		}
 	}
 	rmp_set_all(rmp, first, count, e);
 	return SNP_RET_SUCCESS;
