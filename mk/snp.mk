@@ -24,6 +24,18 @@ $(SNP_FW): $(call fw_objs,$(SNP_FW_S_SRCS) $(SNP_FW_C_SRCS)) \
 .PHONY: snp
 snp: $(SNP_FW)
 
+# The emu test guest's memory-encryption check (tests_crypt.c) knows the
+# plaintext of one SVSM text page, a boot-only function's: it asks the
+# host to make that page shared and must not read these bytes.
+$(EMU_GUEST_GEN)/svsm_page.h: $(SNP_FW) scripts/emu-svsm-page.py
+	@mkdir -p $(dir $@)
+	@python3 scripts/emu-svsm-page.py $(SNP_FW) snp_boot_info > $@.tmp
+	@mv $@.tmp $@
+$(call guest_objs,test/emu/guest/tests_crypt.c): \
+	$(EMU_GUEST_GEN)/svsm_page.h
+$(call guest_objs,test/emu/guest/tests_crypt.c): \
+	GUEST_CFLAGS += -I$(EMU_GUEST_GEN)
+
 # csvsm-igvm: an image from the snp firmware and Debian trixie's OVMF
 # (mk/ovmf.mk), checked against an independent reading of the format and
 # of x86-64 paging (and measured); Debian 12's OVMF (2022.11, the host's

@@ -139,6 +139,7 @@ void tests_apic(void);
 void tests_xsavec(void);
 void tests_user(void);
 void tests_cpuid(void);
+void tests_crypt(void);
 /** XRSTOR64 of @area with RFBM x87|SSE: 0 or the fault's vector + 1. */
 int probe_xrstor(void *area);
 /** XSAVEC64 of x87|SSE to @area: 0 or the fault's vector + 1. */

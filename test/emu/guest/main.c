@@ -41,5 +41,6 @@ void guest_main(const struct snp_secrets_page *secrets, unsigned cpus)
 	tests_dev();
 	bench_world_switch();
 	bench_attest();
+	tests_crypt(); /* last: it leaves a page of the SVSM shared */
 	g_exit(true);
 }
