@@ -120,7 +120,8 @@ check: setup
 check-all: format-check banned-check layers-check tidy freestanding-check docs-check \
 	test test-snp test-asan emu-check emu-hostile-check vtpm-check attest-check igvm-check \
 	igvm-host-check \
-	snp-image-check linux-check-test linux-repro-check linux-emu-check linux-stable-check \
+	snp-image-check linux-check-test linux-repro-check linux-emu-check linux-hostile-check \
+	linux-stable-check \
 	linux-refusal-check linux-shell-check uefi-check uefi-shell-check uefi-refusal-check \
 	fuzz-smoke fresh-clone-check
 	@echo "make check: all checks passed"
