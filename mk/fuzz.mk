@@ -90,6 +90,10 @@ $(FUZZ_OBJ)/emu/src/walk.o $(FUZZ_OBJ)/test/fuzz/guest_walk.o: \
 	FUZZ_CFLAGS += -Iemu/src -Isrc/arch/x86
 $(BIN)/fuzz-guest_walk: $(FUZZ_OBJ)/emu/src/walk.o
 
+# emu_insn_decode.c fuzzes the machine's decoders of guest instruction
+# bytes (emu/src/insn_decode.c), which it compiles in.
+$(FUZZ_OBJ)/test/fuzz/emu_insn_decode.o: FUZZ_CFLAGS += -Iemu/src
+
 # emu_fwcfg.c fuzzes the machine's fw_cfg view for its guest
 # (emu/src/hv_fwcfg_view.c), which it compiles in.
 $(FUZZ_OBJ)/test/fuzz/emu_fwcfg.o: FUZZ_CFLAGS += -Iemu/src

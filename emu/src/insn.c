@@ -4,6 +4,7 @@
 #include "svsm/std.h"
 
 #include "hv.h"
+#include "insn_decode.h"
 #include "layout.h"
 #include "rmp.h"
 #include "walk.h"
@@ -11,12 +12,6 @@
 #define RFLAGS_CF 1ull
 #define RFLAGS_STATUS 0x8D5ull /* CF PF AF ZF SF OF */
 #define SNP_INSN_LEN 4u
-#define TLB_INSN_LEN 3u
-
-static const uint8_t op_pvalidate[SNP_INSN_LEN] = {0xF2, 0x0F, 0x01, 0xFF};
-static const uint8_t op_rmpadjust[SNP_INSN_LEN] = {0xF3, 0x0F, 0x01, 0xFE};
-static const uint8_t op_invlpgb[TLB_INSN_LEN] = {0x0F, 0x01, 0xFE};
-static const uint8_t op_tlbsync[TLB_INSN_LEN] = {0x0F, 0x01, 0xFF};
 
 /* The 4 KiB or 2 MiB page RAX names, as a guest physical address without
  * the C-bit; false when it does not translate. */
@@ -103,33 +98,33 @@ static enum insn_result rmpadjust(struct mcpu *c, unsigned vmpl,
 enum insn_result insn_ud(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 {
 	uint8_t insn[SNP_INSN_LEN];
+	enum insn_kind kind;
+	unsigned len;
 
 	if (!gw_read(a, vmpl, a->rip, insn, sizeof(insn), true)) {
 		return INSN_UD;
 	}
-	if (memcmp(insn, op_pvalidate, SNP_INSN_LEN) == 0) {
+	kind = insn_decode_kind(insn, sizeof(insn), &len);
+	if (kind == INSN_KIND_PVALIDATE) {
 		return pvalidate(c, vmpl, a);
 	}
-	if (memcmp(insn, op_rmpadjust, SNP_INSN_LEN) == 0) {
+	if (kind == INSN_KIND_RMPADJUST) {
 		return rmpadjust(c, vmpl, a);
 	}
 	/* The SNP instructions and INVLPGB/TLBSYNC are CPL 0's: #GP
 	 * elsewhere (PVALIDATE, RMPADJUST check it themselves). */
-	if ((memcmp(insn, op_invlpgb, TLB_INSN_LEN) == 0 ||
-	     memcmp(insn, op_tlbsync, TLB_INSN_LEN) == 0) &&
-	    a->cpl != 0) {
+	if (kind == INSN_KIND_OTHER) {
+		return INSN_UD;
+	}
+	if (a->cpl != 0) {
 		return INSN_GP;
 	}
-	if (memcmp(insn, op_invlpgb, TLB_INSN_LEN) == 0) {
+	if (kind == INSN_KIND_INVLPGB) {
 		/* Every CPU's guest translations, this one's included. */
 		rmp_flush_tlbs();
 		c->flush_self = true;
-		a->rip += TLB_INSN_LEN;
-		return INSN_DONE;
 	}
-	if (memcmp(insn, op_tlbsync, TLB_INSN_LEN) == 0) {
-		a->rip += TLB_INSN_LEN; /* INVLPGB completed synchronously */
-		return INSN_DONE;
-	}
-	return INSN_UD;
+	/* TLBSYNC: INVLPGB completed synchronously. */
+	a->rip += len;
+	return INSN_DONE;
 }

@@ -4,6 +4,7 @@
 #include "svsm/std.h"
 
 #include "arch.h"
+#include "insn_decode.h"
 #include "walk.h"
 
 #define LEGACY 512u
@@ -11,7 +12,6 @@
 #define XCOMP_COMPACTED (1ull << 63)
 #define COMPONENTS 64u
 #define AREA_MAX 4096u
-#define INSN_MAX 15u
 #define OP_XSAVEC 0xC7u /* 0F C7 /4 */
 #define OP_XRSTOR 0xAEu /* 0F AE /5 */
 #define CR4_OSXSAVE (1ull << 18)
@@ -20,92 +20,28 @@
 static uint8_t scratch[MACHINE_MAX_CPUS][AREA_MAX] __attribute__((aligned(64)));
 static uint8_t image[MACHINE_MAX_CPUS][AREA_MAX] __attribute__((aligned(64)));
 
-static uint64_t reg(const struct snp_vmsa *a, unsigned n)
-{
-	const uint64_t r[16] = {a->rax, a->rcx, a->rdx, a->rbx, a->rsp, a->rbp,
-				a->rsi, a->rdi, a->r8,	a->r9,	a->r10, a->r11,
-				a->r12, a->r13, a->r14, a->r15};
-
-	return r[n & 15u];
-}
-
 /* The memory operand of 0F @op2 /@want at RIP: its linear address and
- * the instruction's length. False: another instruction. */
+ * the instruction's length. False: another instruction. The bytes are
+ * fetched as the guest's code (execute rights at its CPL). */
 static bool decode(const struct snp_vmsa *a, unsigned vmpl, uint8_t op2,
 		   unsigned want, uint64_t *ea, unsigned *len)
 {
-	uint8_t b[INSN_MAX];
-	unsigned n = 0, i = 0, mod, rm;
-	uint64_t addr = 0, seg = 0;
-	uint8_t rex = 0, modrm;
-	bool riprel = false;
+	struct insn_regs r = {
+		.gpr = {a->rax, a->rcx, a->rdx, a->rbx, a->rsp, a->rbp, a->rsi,
+			a->rdi, a->r8, a->r9, a->r10, a->r11, a->r12, a->r13,
+			a->r14, a->r15},
+		.fs_base = a->fs.base,
+		.gs_base = a->gs.base,
+		.rip = a->rip,
+	};
+	uint8_t b[INSN_DECODE_MAX];
+	unsigned n = 0;
 
-	while (n < INSN_MAX && gw_read(a, vmpl, a->rip + n, &b[n], 1, true)) {
+	while (n < INSN_DECODE_MAX &&
+	       gw_read(a, vmpl, a->rip + n, &b[n], 1, true)) {
 		n++;
 	}
-	for (; i < n; i++) {
-		if (b[i] == 0x64 || b[i] == 0x65) {
-			seg = b[i] == 0x64 ? a->fs.base : a->gs.base;
-		} else if (b[i] != 0x26 && b[i] != 0x2E && b[i] != 0x36 &&
-			   b[i] != 0x3E) {
-			break;
-		}
-	}
-	if (i < n && (b[i] & 0xF0u) == 0x40u) {
-		rex = b[i++];
-	}
-	if (i + 3 > n || b[i] != 0x0F || b[i + 1] != op2) {
-		return false;
-	}
-	i += 2;
-	modrm = b[i++];
-	mod = modrm >> 6;
-	rm = modrm & 7u;
-	if (mod == 3 || ((modrm >> 3) & 7u) != want) {
-		return false;
-	}
-	if (rm == 4) { /* SIB */
-		uint8_t sib;
-		unsigned idx, base;
-
-		if (i >= n) {
-			return false;
-		}
-		sib = b[i++];
-		idx = ((sib >> 3) & 7u) | ((rex & 2u) << 2);
-		base = (sib & 7u) | ((rex & 1u) << 3);
-		if (idx != 4) {
-			addr += reg(a, idx) << (sib >> 6);
-		}
-		if ((sib & 7u) == 5 && mod == 0) {
-			mod = 2; /* disp32, no base */
-		} else {
-			addr += reg(a, base);
-		}
-	} else if (rm == 5 && mod == 0) {
-		riprel = true;
-		mod = 2;
-	} else {
-		addr += reg(a, rm | ((rex & 1u) << 3));
-	}
-	if (mod == 1) {
-		if (i >= n) {
-			return false;
-		}
-		addr += (uint64_t)(int64_t)(int8_t)b[i++];
-	} else if (mod == 2) {
-		int32_t d;
-
-		if (i + 4 > n) {
-			return false;
-		}
-		memcpy(&d, &b[i], 4);
-		i += 4;
-		addr += (uint64_t)(int64_t)d;
-	}
-	*len = i;
-	*ea = addr + seg + (riprel ? a->rip + i : 0);
-	return true;
+	return insn_decode_mem(b, n, &r, op2, want, ea, len);
 }
 
 /* Component @i's size, standard offset, and whether compacted it is
