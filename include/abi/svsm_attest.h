@@ -153,7 +153,9 @@ struct snp_report_rsp {
 _Static_assert(offsetof(struct snp_report_rsp, report) == 0x20,
 	       "the report follows a 0x20-byte status header");
 
-/* MSG_KEY_REQ (56860 Table 19; Linux snp_derived_key_req). */
+/* MSG_KEY_REQ (56860 Table 19; Linux snp_derived_key_req). VMPL must be
+ * at least the requesting VMPCK's; GUEST_SVN at most the ID block's; TCB
+ * at most the committed TCB. */
 struct snp_key_req {
 	uint32_t root_key_select; /* bit 0: 0 VCEK, 1 VMRK; bits 2:1 key_sel */
 	uint32_t rsvd;
@@ -165,6 +167,13 @@ struct snp_key_req {
 _Static_assert(sizeof(struct snp_key_req) == 0x20, "KEY_REQ 0x20");
 
 #define SNP_DERIVED_KEY_LEN 32u
+/* GUEST_FIELD_SELECT [5:0] (message version 1; [63:6] must be zero). */
+#define SNP_KEY_GFS_POLICY (1ull << 0)
+#define SNP_KEY_GFS_IMAGE_ID (1ull << 1)
+#define SNP_KEY_GFS_FAMILY_ID (1ull << 2)
+#define SNP_KEY_GFS_MEASUREMENT (1ull << 3)
+#define SNP_KEY_GFS_SVN (1ull << 4)
+#define SNP_KEY_GFS_TCB (1ull << 5)
 /* MSG_KEY_RSP: status, reserved, the 32-byte key. */
 struct snp_key_rsp {
 	uint32_t status;
@@ -198,6 +207,8 @@ _Static_assert(sizeof(struct snp_key_rsp) == 0x40, "KEY_RSP 0x40");
 #define SNP_REPORT_OFF_REPORT_ID_MA 0x160u
 #define SNP_REPORT_OFF_REPORTED_TCB 0x180u
 #define SNP_REPORT_OFF_CHIP_ID 0x1A0u
+#define SNP_REPORT_OFF_COMMITTED_TCB 0x1E0u /* report version 2+ */
+#define SNP_REPORT_OFF_LAUNCH_TCB 0x1F0u
 #define SNP_REPORT_OFF_SIGNATURE 0x2A0u
 #define SNP_REPORT_SIGNED_LEN 0x2A0u /* bytes 0x000-0x29F are signed */
 #define SNP_REPORT_SIG_COMPONENT 72u /* R at 0x2A0, S at 0x2E8, LE */

@@ -55,11 +55,14 @@ enum gmsg_status guest_msg_exchange(uint8_t type, const void *req,
 
 /**
  * A key the PSP derives for VMPL0 from the chip's root (VCEK) and
- * @guest_field_select (56860 Table 19: bit 0 policy, 3 measurement, ...),
- * for sealing SVSM state. The key never leaves SVSM memory.
+ * @guest_field_select (56860 Table 19, SNP_KEY_GFS_*), with
+ * @tcb_version mixed in when SNP_KEY_GFS_TCB selects it (the PSP refuses
+ * one above its committed TCB), for sealing SVSM state. VMPL0 is mixed
+ * in always: no VMPL1+ guest can ask for it. The key never leaves SVSM
+ * memory.
  */
 enum svsm_err guest_msg_derive_key(uint64_t guest_field_select,
-				   uint8_t key[32]);
+				   uint64_t tcb_version, uint8_t key[32]);
 
 /* Why a response page was refused (guest_msg_decode). */
 enum gmsg_decode {

@@ -293,7 +293,8 @@ enum gmsg_status guest_msg_exchange(uint8_t type, const void *req,
 	return st;
 }
 
-enum svsm_err guest_msg_derive_key(uint64_t guest_field_select, uint8_t key[32])
+enum svsm_err guest_msg_derive_key(uint64_t guest_field_select,
+				   uint64_t tcb_version, uint8_t key[32])
 {
 	struct snp_key_req req;
 	struct snp_key_rsp rsp;
@@ -303,6 +304,7 @@ enum svsm_err guest_msg_derive_key(uint64_t guest_field_select, uint8_t key[32])
 	memset(&req, 0, sizeof(req));
 	req.guest_field_select = guest_field_select;
 	req.vmpl = 0;
+	req.tcb_version = tcb_version;
 	if (guest_msg_exchange(SNP_MSG_KEY_REQ, &req, sizeof(req), &rsp,
 			       sizeof(rsp), &len, NULL, NULL) == GMSG_OK &&
 	    len == sizeof(rsp) && rsp.status == SNP_MSG_STATUS_SUCCESS) {

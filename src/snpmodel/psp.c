@@ -16,6 +16,8 @@
 
 #define REPORT_VERSION 3u
 #define PAGE_INFO_LEN 0x70u
+/* No ID block: the launch's guest SVN is 0 (56860 Table 19). */
+#define PSP_LAUNCH_GUEST_SVN 0u
 
 void psp_init(struct psp_model *p, const struct psp_identity *id,
 	      const uint8_t *entropy, uint64_t policy)
@@ -101,6 +103,9 @@ static uint32_t make_report(struct psp_model *p, unsigned vmpck,
 	}
 	memcpy(rep + SNP_REPORT_OFF_REPORT_ID, rs[0], 32);
 	le_put64(rep + SNP_REPORT_OFF_REPORTED_TCB, p->id->reported_tcb);
+	/* The model's TCB never moves: committed = launch = current. */
+	le_put64(rep + SNP_REPORT_OFF_COMMITTED_TCB, p->id->reported_tcb);
+	le_put64(rep + SNP_REPORT_OFF_LAUNCH_TCB, p->id->reported_tcb);
 	memcpy(rep + SNP_REPORT_OFF_CHIP_ID, p->id->chip_id, SNP_CHIP_ID_LEN);
 	if (!crypto_p384_sign(p->id->vcek_key_der, p->id->vcek_key_len, rep,
 			      SNP_REPORT_SIGNED_LEN, rs[0], rs[1])) {
@@ -123,15 +128,85 @@ static uint32_t make_report(struct psp_model *p, unsigned vmpck,
 	return PSP_STATUS_OK;
 }
 
-/* A key for MSG_KEY_REQ: HMAC of the chip secret over what selects it. */
+/* MSG_KEY_REQ's fields (56860, MSG_KEY_REQ, Table 19). */
+#define KEY_ROOT_VMRK 1u	/* ROOT_KEY_SELECT [0]: 1 VMRK */
+#define KEY_SEL_SHIFT 1u	/* KEY_SEL [2:1] */
+#define KEY_SEL_VLEK 1u		/* 0: VLEK if installed, else VCEK */
+#define KEY_SEL_RESERVED 3u	/* 2: VCEK */
+#define KEY_ROOT_RESERVED (~7u) /* [31:3] */
+#define GFS_DEFINED 0x3Full	/* message version 1: [5:0]; [63:6] MBZ */
+
+/* Every component (a byte each: boot loader, TEE, SNP, microcode and the
+ * reserved ones) of @tcb at most @bound's: "must not exceed". */
+static bool tcb_within(uint64_t tcb, uint64_t bound)
+{
+	unsigned i;
+
+	for (i = 0; i < 64; i += 8) {
+		if (((tcb >> i) & 0xFFu) > ((bound >> i) & 0xFFu)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The status a MSG_KEY_REQ gets before any key is made (56860 Table 19
+ * and Table 24): reserved bits, the VMPL floor of the requesting VMPCK,
+ * an SVN above the launch's (no ID block here: 0), a TCB above the
+ * committed one; a root key the chip lacks (no VMRK: no migration
+ * agent; no VLEK installed) is INVALID_KEY. */
+static uint32_t key_request_status(const struct psp_model *p, unsigned vmpck,
+				   const struct snp_key_req *k)
+{
+	unsigned key_sel = (k->root_key_select >> KEY_SEL_SHIFT) & 3u;
+
+	if ((k->root_key_select & KEY_ROOT_RESERVED) != 0 || k->rsvd != 0 ||
+	    key_sel == KEY_SEL_RESERVED ||
+	    (k->guest_field_select & ~GFS_DEFINED) != 0) {
+		return SNP_MSG_STATUS_INVALID_PARAM;
+	}
+	/* T: a VMPL1+ guest asking for the SVSM's (VMPL0) sealing key. */
+	if (k->vmpl < vmpck || k->vmpl > 3) {
+		return SNP_MSG_STATUS_INVALID_PARAM;
+	}
+	if (k->guest_svn > PSP_LAUNCH_GUEST_SVN ||
+	    !tcb_within(k->tcb_version, p->id->reported_tcb)) {
+		return SNP_MSG_STATUS_INVALID_PARAM;
+	}
+	if ((k->root_key_select & KEY_ROOT_VMRK) != 0 ||
+	    key_sel == KEY_SEL_VLEK) {
+		return SNP_MSG_STATUS_INVALID_KEY;
+	}
+	return SNP_MSG_STATUS_SUCCESS;
+}
+
+/* What a derived key mixes in (the model's form of the ABI's KDF input):
+ * the requested VMPL, the selection itself, then each guest field, the
+ * selected ones' values and zero for the others. */
+struct key_mix {
+	uint8_t label[16];
+	uint8_t vmpl[4];
+	uint8_t select[8];
+	uint8_t policy[8];
+	uint8_t image_id[16];
+	uint8_t family_id[16];
+	uint8_t measurement[SNP_MEASUREMENT_LEN];
+	uint8_t svn[4];
+	uint8_t tcb[8];
+};
+
+/* A key for MSG_KEY_REQ: HMAC-SHA-384 under the chip secret (the VCEK's
+ * root: VCEK is the only root key the model has) of key_mix. The image
+ * and family IDs come from an ID block, which the model's launch has
+ * not: zero, as the report shows them. */
 static uint32_t make_key(struct psp_model *p, unsigned vmpck,
 			 const uint8_t *req, size_t req_len, uint8_t *out,
 			 size_t *out_len)
 {
 	struct snp_key_req k;
-	/* The request (VMPL, selection, SVN, TCB), then what it selects. */
-	uint8_t mix[sizeof(k) + SNP_MEASUREMENT_LEN + 8];
+	struct key_mix mix;
 	uint8_t key[CRYPTO_SHA384_LEN];
+	uint32_t status;
 
 	memset(out, 0, sizeof(struct snp_key_rsp));
 	*out_len = sizeof(struct snp_key_rsp);
@@ -140,22 +215,28 @@ static uint32_t make_key(struct psp_model *p, unsigned vmpck,
 		return PSP_STATUS_OK;
 	}
 	memcpy(&k, req, sizeof(k));
-	if (k.vmpl < vmpck || k.vmpl > 3 || k.rsvd != 0 ||
-	    (k.root_key_select & ~7u) != 0) {
-		le_put32(out, SNP_MSG_STATUS_INVALID_PARAM);
+	status = key_request_status(p, vmpck, &k);
+	if (status != SNP_MSG_STATUS_SUCCESS) {
+		le_put32(out, status);
 		return PSP_STATUS_OK;
 	}
-	/* Bit 0 of guest_field_select mixes in the guest policy, bit 3
-	 * the measurement (56860 Table 19); the requesting VMPL always. */
-	memset(mix, 0, sizeof(mix));
-	memcpy(mix, &k, sizeof(k));
-	if (k.guest_field_select & (1u << 3)) {
-		memcpy(mix + sizeof(k), p->measurement, SNP_MEASUREMENT_LEN);
+	memset(&mix, 0, sizeof(mix));
+	memcpy(mix.label, "csvsm-psp-key-1", 15);
+	le_put32(mix.vmpl, k.vmpl);
+	le_put64(mix.select, k.guest_field_select);
+	if ((k.guest_field_select & SNP_KEY_GFS_POLICY) != 0) {
+		le_put64(mix.policy, p->policy);
 	}
-	if (k.guest_field_select & 1u) {
-		le_put64(mix + sizeof(k) + SNP_MEASUREMENT_LEN, p->policy);
+	if ((k.guest_field_select & SNP_KEY_GFS_MEASUREMENT) != 0) {
+		memcpy(mix.measurement, p->measurement, SNP_MEASUREMENT_LEN);
 	}
-	if (!crypto_hmac_sha384(p->chip_secret, sizeof(p->chip_secret), mix,
+	if ((k.guest_field_select & SNP_KEY_GFS_SVN) != 0) {
+		le_put32(mix.svn, k.guest_svn);
+	}
+	if ((k.guest_field_select & SNP_KEY_GFS_TCB) != 0) {
+		le_put64(mix.tcb, k.tcb_version);
+	}
+	if (!crypto_hmac_sha384(p->chip_secret, sizeof(p->chip_secret), &mix,
 				sizeof(mix), key)) {
 		return PSP_STATUS_INVALID_PARAM;
 	}

@@ -722,12 +722,12 @@ static enum svsm_err key_err;
 static void derive_three(void *arg)
 {
 	(void)arg;
-	key_err = guest_msg_derive_key(0, k1);
+	key_err = guest_msg_derive_key(0, 0, k1);
 	if (key_err == SVSM_OK) {
-		key_err = guest_msg_derive_key(0, k2);
+		key_err = guest_msg_derive_key(0, 0, k2);
 	}
 	if (key_err == SVSM_OK) {
-		key_err = guest_msg_derive_key(1u << 3, k3);
+		key_err = guest_msg_derive_key(1u << 3, 0, k3);
 	}
 }
 
