@@ -53,7 +53,7 @@ FLOORS = [
         "include/svsm/guest_msg.h", "include/svsm/guestmem.h",
         "include/svsm/memmap.h", "include/svsm/owner_lock.h",
         "include/svsm/ownership.h", "include/svsm/page_state.h",
-        "include/svsm/vcpu.h",
+        "include/svsm/vcpu.h", "include/svsm/vtpm_state.h",
     ]),
     ("protocols", ["src/core/protocol/", "include/svsm/protocol.h"]),
     ("entry", [

@@ -239,6 +239,11 @@ void sim_psp_set_fault(struct sim_machine *m, int psp_fault);
 /** Reports the PSP signed; the last request sequence number it took. */
 uint32_t sim_psp_reports(const struct sim_machine *m);
 uint64_t sim_psp_last_seqno(const struct sim_machine *m);
+/** Make the PSP another chip (its 48-byte secret, the root of derived
+ * keys) or the launch another image (its 48-byte MEASUREMENT); NULL
+ * keeps either. For the sealing tests: the keys the SVSM derives next. */
+void sim_psp_set_identity(struct sim_machine *m, const uint8_t *chip_secret,
+			  const uint8_t *measurement);
 
 struct sim_rmp_info {
 	bool assigned; /* guest-owned (private); false: hypervisor-owned */

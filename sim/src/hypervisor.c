@@ -482,3 +482,16 @@ uint64_t sim_psp_last_seqno(const struct sim_machine *m)
 {
 	return m->psp.last_seqno[0];
 }
+
+void sim_psp_set_identity(struct sim_machine *m, const uint8_t *chip_secret,
+			  const uint8_t *measurement)
+{
+	if (chip_secret != NULL) {
+		memcpy(m->psp.chip_secret, chip_secret,
+		       sizeof(m->psp.chip_secret));
+	}
+	if (measurement != NULL) {
+		memcpy(m->psp.measurement, measurement,
+		       sizeof(m->psp.measurement));
+	}
+}
