@@ -76,7 +76,7 @@ endef
 # (emu/src/hv_modes.h) through the C preprocessor: a line per behaviour,
 # "name|status|log pattern|Linux status|Linux log pattern".
 HV_MODES_H := emu/src/hv_modes.h
-hv_modes = printf '\#define X(i, n, k, p, s, e, ls, le) HVROW n|s|e|ls|le\nHV_MODES(X)\n' \
+hv_modes = printf '\#define X(i, n, k, p, w, s, e, ls, le) HVROW n|s|e|ls|le\nHV_MODES(X)\n' \
 	| $(CC) -E -P -include $(HV_MODES_H) -x c - \
 	| sed 's/HVROW /\n/g; s/"//g' | sed 's/ *$$//; /^$$/d'
 # Each behaviour but honest on IMAGE ($(1)), with emu-run.sh's options
@@ -116,15 +116,15 @@ emu-hostile-check: $(MACHINE_ELF) $(EMU_IMAGE)
 	$(call emu_expect,$(EMU_IMAGE),37,guest-term-private-ghcb,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=terminate-private-ghcb,registered GHCB [0-9a-f]*: not a shared page$(comma) not read)
 	$(call emu_expect,$(EMU_IMAGE),247,host-stop,--timeout 3,emu: stop: vCPU 0 VMPL)
 
-# The hostile behaviours Linux meets once it runs (hv_modes.h's Linux
-# column): those told on a guest request (the SVSM's, for Linux's
-# configfs-tsm report), #HV injected into the SVSM while it serves
-# Linux's boot, and the register lie told to Linux itself. Those told
-# while the SVSM boots end there, as on the test image; psp-truncated
-# and psp-bad-status leave Linux running into the self-test's wait for
-# a relying party (120 s each): emu-hostile-check has them. Each run
-# ends at the lie: 5-45 s at -smp 1 (11-74 s with the two cores busy;
-# the seven 4.6 min then).
+# Every hostile behaviour with a Linux outcome (hv_modes.h's Linux
+# column) on the Linux image: those told from boot end in the SVSM's
+# boot, before Linux runs (a few seconds), or, told on a guest request or
+# as #HV, while the SVSM serves Linux; the run-time ones (NAME@run, to the
+# SVSM once Linux made its first exit; NAME@guest, to Linux only) end
+# while Linux's decompressor runs. Left out: psc-partial, psp-truncated
+# and psp-bad-status, after which Linux runs on into the self-test's wait
+# for a relying party (csvsm.rp-timeout, 120 s, in the image's measured
+# command line): emu-hostile-check has them.
 .PHONY: linux-hostile-check
 linux-hostile-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF)
 	$(call hv_modes_run,$(BUILD)/csvsm-linux.igvm,--smp 1 --mem 1G,2,linux-hostile-check)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The machine's hypervisor is KVM's model (src/kvmmodel, the one sim
- * uses): this file owns its struct kvm and one struct kvm_vcpu per vCPU
+ * uses): this file owns its struct kvm (a copy per CPU) and one struct
+ * kvm_vcpu per vCPU
  * and gives it the machine as kvm_ops. The model checks every GHCB field
  * and GPA the guest gives before an op sees it; the ops here are the
  * host's side: guest RAM, the RMP lock, nested-table sync and TLB
@@ -15,6 +16,7 @@
 
 #include "svsm/psp_model.h"
 #include "svsm/std.h"
+#include "svsm/terminate.h"
 
 #include "abi/ghcb.h"
 
@@ -35,7 +37,14 @@ static enum hv_mode mode;
 static unsigned lies_told;  /* lies the log has shown (LIES_LOGGED) */
 static unsigned vmpl0_runs; /* RUN_VMPL requests from VMPL0 (inject-ri) */
 static struct mlock term_lock;
-static struct kvm kvm;
+/* The model's state, one copy per CPU: they differ only in the
+ * behaviour, which a run-time mode (hv_when) sets at each exit of that
+ * CPU's vCPU, honest or lying by the exit's VMPL; the copies share the
+ * vCPUs and the RMP, and keep their own counts. */
+static struct kvm kvm[MACHINE_MAX_CPUS];
+static enum kvm_behaviour lie; /* the mode's KVM lie */
+static enum hv_when lie_when;  /* and when it is told */
+static bool guest_ran;	       /* the guest VMPL has made an exit */
 static struct kvm_vcpu kvm_vcpus[MACHINE_MAX_CPUS];
 /* The VMPL whose VMGEXIT CPU i serves now (the ops are per vCPU), and
  * the GHCB MSR it came with (for the log when the guest is ended). */
@@ -220,7 +229,9 @@ static bool op_ap_hlt_loop(struct kvm *k, struct kvm_vcpu *v)
 
 /* What a GHCB termination reason means, for the reason sets the GHCB
  * spec (set 0) and Linux (set 1, arch/x86/include/asm/sev-common.h)
- * define; csvsm's own (set 3) are named by the SVSM's log. "" if none. */
+ * define, and csvsm's own (set 3, by their names in svsm/terminate.h:
+ * the SVSM's log names them too, unless its console is what the host
+ * lies about). "" if none. */
 static const char *term_reason(uint32_t set, uint32_t code)
 {
 	static const char *const gen[] = {
@@ -240,12 +251,31 @@ static const char *term_reason(uint32_t set, uint32_t code)
 		"Secure TSC initialisation failed",
 		"the SVSM's Calling Area could not be remapped",
 		"Secure AVIC failure"};
+#define TERM_NAME(reason) [reason] = #reason
+	static const char *const svsm[] = {
+		TERM_NAME(TERM_CSVSM_PANIC),
+		TERM_NAME(TERM_CSVSM_BAD_BOOT_INFO),
+		TERM_NAME(TERM_CSVSM_RMP_FAILURE),
+		TERM_NAME(TERM_CSVSM_NO_MEMORY),
+		TERM_NAME(TERM_CSVSM_GUEST_MSG_TAMPERED),
+		TERM_NAME(TERM_CSVSM_GHCB_RESPONSE),
+		TERM_NAME(TERM_CSVSM_PSC_FAILED),
+		TERM_NAME(TERM_CSVSM_RUN_VMPL_REFUSED),
+		TERM_NAME(TERM_CSVSM_NOT_VMPL0),
+		TERM_NAME(TERM_CSVSM_UNEXPECTED_VC),
+		TERM_NAME(TERM_CSVSM_UNEXPECTED_EVENT),
+		TERM_NAME(TERM_CSVSM_LINUX_MEMORY_MAP)};
+#undef TERM_NAME
 
 	if (set == 0 && code < sizeof(gen) / sizeof(gen[0])) {
 		return gen[code];
 	}
 	if (set == 1 && code < sizeof(lnx) / sizeof(lnx[0])) {
 		return lnx[code];
+	}
+	if (set == TERM_SET_CSVSM && code < sizeof(svsm) / sizeof(svsm[0]) &&
+	    svsm[code] != NULL) {
+		return svsm[code];
 	}
 	return "";
 }
@@ -332,13 +362,19 @@ static const struct kvm_ops machine_kvm_ops = {
 	.lie = op_lie,
 };
 
-#define HV_MODE_NAME(id, name, kvm, psp, st, log, lst, llog) [HV_##id] = (name),
-#define HV_MODE_KVM(id, name, kvm, psp, st, log, lst, llog) [HV_##id] = (kvm),
-#define HV_MODE_PSP(id, name, kvm, psp, st, log, lst, llog) [HV_##id] = (psp),
+#define HV_MODE_NAME(id, name, kvm, psp, when, st, log, lst, llog)             \
+	[HV_##id] = (name),
+#define HV_MODE_KVM(id, name, kvm, psp, when, st, log, lst, llog)              \
+	[HV_##id] = (kvm),
+#define HV_MODE_PSP(id, name, kvm, psp, when, st, log, lst, llog)              \
+	[HV_##id] = (psp),
+#define HV_MODE_WHEN(id, name, kvm, psp, when, st, log, lst, llog)             \
+	[HV_##id] = (when),
 static const char *const mode_names[HV_MODE_COUNT] = {HV_MODES(HV_MODE_NAME)};
 static const enum kvm_behaviour mode_kvm[HV_MODE_COUNT] = {
 	HV_MODES(HV_MODE_KVM)};
 static const enum psp_fault mode_psp[HV_MODE_COUNT] = {HV_MODES(HV_MODE_PSP)};
+static const enum hv_when mode_when[HV_MODE_COUNT] = {HV_MODES(HV_MODE_WHEN)};
 
 bool hv_mode_by_name(const char *name, enum hv_mode *m)
 {
@@ -367,25 +403,53 @@ void hv_init(enum hv_mode m)
 	hv_apic_init(n);
 	hv_io_init();
 	hv_kvmclock_init();
+	lie = mode_kvm[m];
+	lie_when = mode_when[m];
 	for (i = 0; i < n; i++) {
 		kvm_vcpus[i].index = i;
 		kvm_vcpus[i].apic_id = mcpu_by_apic(i)->apic_id;
+		kvm[i] = (struct kvm){
+			.ops = &machine_kvm_ops,
+			.rmp = &machine_rmp,
+			.c_bit = MACHINE_C_BIT,
+			.behaviour = lie_when == HV_BOOT ? lie : KVM_HONEST,
+			.vcpus = kvm_vcpus,
+			.nr_vcpus = n,
+		};
 	}
-	kvm = (struct kvm){
-		.ops = &machine_kvm_ops,
-		.rmp = &machine_rmp,
-		.c_bit = MACHINE_C_BIT,
-		.behaviour = mode_kvm[m],
-		.vcpus = kvm_vcpus,
-		.nr_vcpus = n,
-	};
+}
+
+/* A run-time mode's lie for an exit from @vmpl on @c: told to the SVSM
+ * (VMPL0) once the guest has made its first exit (HV_RUN_SVSM), or to
+ * the guest only (HV_RUN_GUEST); the log says when it starts. */
+static enum kvm_behaviour run_time_lie(const struct mcpu *c, unsigned vmpl)
+{
+	if (vmpl != 0 &&
+	    !__atomic_exchange_n(&guest_ran, true, __ATOMIC_RELAXED)) {
+		mlog("hypervisor: vCPU %u VMPL%u made the guest's first "
+		     "exit; %s is told to %s from now on",
+		     c->index, vmpl, hv_mode_name(mode),
+		     lie_when == HV_RUN_SVSM ? "the SVSM (VMPL0)"
+					     : "the guest");
+	}
+	if (lie_when == HV_RUN_GUEST) {
+		return vmpl != 0 ? lie : KVM_HONEST;
+	}
+	return vmpl == 0 && __atomic_load_n(&guest_ran, __ATOMIC_RELAXED)
+		       ? lie
+		       : KVM_HONEST;
 }
 
 uint64_t hv_vmgexit(struct mcpu *c, unsigned vmpl, uint64_t msr)
 {
+	struct kvm *k = &kvm[c->index];
+
 	exit_vmpl[c->index] = vmpl;
 	exit_msr[c->index] = msr;
-	return kvm_vmgexit(&kvm, &kvm_vcpus[c->index], vmpl, msr);
+	if (lie_when != HV_BOOT) {
+		k->behaviour = run_time_lie(c, vmpl);
+	}
+	return kvm_vmgexit(k, &kvm_vcpus[c->index], vmpl, msr);
 }
 
 /* HLT sleeps until an interrupt for the vCPU's APIC (VMPL1), or a new

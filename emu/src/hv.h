@@ -29,9 +29,17 @@
  * kvm_behaviour), the guest-request ones the PSP model's (enum
  * psp_fault); cpuid-lie and inject-ri are where the machine's hypervisor
  * acts outside the GHCB protocol. */
-#define HV_MODE_ENUM(id, name, kvm, psp, st, log, lst, llog) HV_##id,
+#define HV_MODE_ENUM(id, name, kvm, psp, when, st, log, lst, llog) HV_##id,
 enum hv_mode { HV_MODES(HV_MODE_ENUM) HV_MODE_COUNT };
 #undef HV_MODE_ENUM
+
+/** When a behaviour's KVM lie is told, and to whom (hv_modes.h's
+ * column). */
+enum hv_when {
+	HV_BOOT,      /* every exit, from the first */
+	HV_RUN_SVSM,  /* VMPL0's exits, once the guest made its first */
+	HV_RUN_GUEST, /* the guest's exits (VMPL1 and up) */
+};
 
 /** The behaviour named @name (hv_modes.h); false if none is. */
 bool hv_mode_by_name(const char *name, enum hv_mode *mode);
