@@ -21,11 +21,11 @@
  * MSR protocol and of page-state changes, which the SVSM makes only
  * while it boots, told to the running guest and its SVSM calls.
  * A log pattern is a grep basic regular expression; "": not run on
- * that image. Status 253: the SVSM terminated (its reason's name in the log
- * once its console is up, else the code), 37: the guest did, 33: the
- * test guest passed, 35: it failed a call the SVSM refused and went on,
- * 249: the PSP refused the launch. Every run's log must also show the
- * lie ("lies").
+ * that image. Status 253: the SVSM terminated (its reason in the log:
+ * a TERM_CSVSM_ name, the SVSM's line or the machine's, or a set 0
+ * code), 37: the guest did, 33: the test guest passed, 35: it failed
+ * a call the SVSM refused and went on, 249: the PSP refused the launch.
+ * Every run's log must also show the lie ("lies").
  */
 #ifndef MACHINE_HV_MODES_H
 #define MACHINE_HV_MODES_H
