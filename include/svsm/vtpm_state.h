@@ -79,6 +79,13 @@ enum svsm_err vtpm_state_key_derive(struct vtpm_state_key *k);
  * ID, its first 8 bytes. Reveals nothing about the key. */
 bool vtpm_state_key_fingerprint(const struct vtpm_state_key *k, uint8_t fp[8]);
 
+/**
+ * At boot, with the vTPM up: derive the key and log its fingerprint at
+ * NOTICE (the same launch on the same chip shows the same one), then
+ * wipe it. A PSP that gives none is logged and the boot goes on.
+ */
+void vtpm_state_announce(void);
+
 /** The size of the blob that seals @state_len bytes. */
 size_t vtpm_state_sealed_len(size_t state_len);
 

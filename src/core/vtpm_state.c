@@ -26,6 +26,7 @@
 #include "svsm/crypto.h"
 #include "svsm/guest_msg.h"
 #include "svsm/le.h"
+#include "svsm/log.h"
 #include "svsm/std.h"
 
 #include "abi/svsm_attest.h"
@@ -111,6 +112,33 @@ bool vtpm_state_key_fingerprint(const struct vtpm_state_key *k, uint8_t fp[8])
 	}
 	memcpy(fp, d, 8);
 	return true;
+}
+
+void vtpm_state_announce(void)
+{
+	struct vtpm_state_key k;
+	uint8_t fp[8];
+	uint64_t v = 0;
+	unsigned i;
+
+	if (!guest_msg_available()) {
+		LOG_NOTICE("vTPM state: no PSP channel, no sealing key");
+		return;
+	}
+	if (vtpm_state_key_derive(&k) != SVSM_OK ||
+	    !vtpm_state_key_fingerprint(&k, fp)) {
+		crypto_wipe(&k, sizeof(k));
+		LOG_NOTICE("vTPM state: the PSP gave no sealing key");
+		return;
+	}
+	for (i = 0; i < sizeof(fp); i++) {
+		v = (v << 8) | fp[i];
+	}
+	/* A digest of the key's ID, never the key: it tells keys apart. */
+	LOG_NOTICE("vTPM state: sealing key %016llx (committed TCB %016llx); "
+		   "no storage yet, the state is not kept",
+		   (unsigned long long)v, (unsigned long long)k.id.tcb);
+	crypto_wipe(&k, sizeof(k));
 }
 
 size_t vtpm_state_sealed_len(size_t state_len)
