@@ -118,13 +118,20 @@ check: setup
 	@$(MAKE) --no-print-directory check-all
 
 check-all: format-check banned-check layers-check tidy freestanding-check docs-check \
-	test test-snp test-asan emu-check emu-hostile-check vtpm-check attest-check igvm-check \
+	test test-snp test-asan emu-check emu-chip-check emu-hostile-check vtpm-check attest-check igvm-check \
 	igvm-host-check \
 	snp-image-check linux-check-test linux-repro-check linux-emu-check linux-hostile-check \
 	linux-stable-check \
 	linux-refusal-check linux-shell-check uefi-check uefi-shell-check uefi-refusal-check \
 	fuzz-smoke fresh-clone-check
 	@echo "make check: all checks passed"
+
+# An emulated chip keeps its identity: the SVSM's sealing key (its
+# fingerprint) the same on one chip and image run after run, another on
+# another chip or MEASUREMENT (scripts/emu-chip-check.sh; four runs).
+.PHONY: emu-chip-check
+emu-chip-check: $(MACHINE_ELF) $(EMU_IMAGE)
+	@scripts/emu-chip-check.sh $(EMU_IMAGE)
 
 # A newcomer's first run: `make run </dev/null` in a fresh clone of HEAD,
 # nothing built, the kits cached outside the tree reused; the clone is

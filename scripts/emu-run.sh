@@ -6,7 +6,7 @@
 #                      [--log FILE] [--interactive]
 #                      [--guest-kernel FILE] [--guest-initrd FILE]
 #                      [--guest-append STRING] [--max-ram-below-4g SIZE]
-#                      [-- EXTRA-QEMU-ARGS...]
+#                      [--chip NAME] [-- EXTRA-QEMU-ARGS...]
 # QEMU's status is (value << 1) | 1 of what was written to isa-debug-exit:
 # 33 the guest passed, 35 the guest reported failures, 37 the guest asked
 # to terminate, 243 the guest reset the VM, 245 the guest powered off
@@ -27,6 +27,10 @@
 # guest: fw_cfg files opt/csvsm/guest/{kernel,initrd,cmdline}, which the
 # machine's hypervisor serves to the guest as fw_cfg's kernel keys (a
 # bzImage split into setup and kernel, docs/emu.md "The guest's fw_cfg").
+# --chip NAME: the emulated chip, whose secret (the root of the keys its
+# PSP derives, MSG_KEY_REQ) is build/chips/NAME, made from the host's
+# /dev/urandom on first use and kept: runs on one chip derive the same
+# keys (default: the chip "default").
 # Without --interactive the console is watched for the guest firmware's
 # own reports of a dead end, where it would spin until the timeout:
 # OVMF's exception banner ("!!!! X64 Exception Type", then its register
@@ -49,6 +53,7 @@ guest_kernel=""
 guest_initrd=""
 guest_append=""
 max_low=""
+chip=default
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image) image=$2; shift 2 ;;
@@ -63,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--guest-initrd) guest_initrd=$2; shift 2 ;;
 	--guest-append) guest_append=$2; shift 2 ;;
 	--max-ram-below-4g) max_low=$2; shift 2 ;;
+	--chip) chip=$2; shift 2 ;;
 	--interactive)
 		serial=(-chardev stdio,id=com1,mux=on,signal=off
 			-serial chardev:com1)
@@ -96,6 +102,25 @@ esac
 cpu=EPYC,phys-bits=52,+la57,-rdseed,-sha-ni,-fxsr-opt,-misalignsse
 cpu=$cpu,-3dnowprefetch,-osvw,-topoext,-nrip-save,-xsavec
 fwcfg=(-fw_cfg "name=opt/csvsm/igvm,file=$image")
+# The chip file: "CSVSMCHP" and 48 random bytes (emu/src/psp.c). Made
+# aside and moved in without overwriting, so that runs starting together
+# agree on one chip.
+case $chip in
+'' | *[!A-Za-z0-9_-]*)
+	echo "emu-run: --chip $chip: letters, digits, _ and - only" >&2
+	exit 2
+	;;
+esac
+chip_file=build/chips/$chip
+if [ ! -f "$chip_file" ]; then
+	mkdir -p build/chips
+	chip_tmp=$(mktemp "build/chips/.$chip.XXXXXX")
+	{ printf 'CSVSMCHP'; head -c 48 /dev/urandom; } >"$chip_tmp"
+	mv -n "$chip_tmp" "$chip_file"
+	rm -f "$chip_tmp"
+	echo "emu-run: a new chip, $chip_file"
+fi
+fwcfg+=(-fw_cfg "name=opt/csvsm/chip,file=$chip_file")
 if [ -n "$hv" ]; then
 	printf '%s' "$hv" >"build/machine/hv-$hv"
 	fwcfg+=(-fw_cfg "name=opt/csvsm/hv,file=build/machine/hv-$hv")

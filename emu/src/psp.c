@@ -3,7 +3,12 @@
  * The machine's PSP: the shared launch (src/snpmodel/psp_launch.c, the
  * same code `csvsm-igvm measure` runs) over this machine's guest RAM and
  * RMP, and the guest-request model (src/snpmodel/psp.c). The PSP makes
- * its keys from RDRAND; its VCEK is the build's TEST key. The CPUID page
+ * its VMPCKs from RDRAND at each launch, as hardware does per guest
+ * launch; its chip secret, the root of derived keys, is the chip's
+ * identity: read from fw_cfg opt/csvsm/chip (a file under build/chips/
+ * that scripts/emu-run.sh --chip names), so that a chip derives the same
+ * keys run after run; without one, from RDRAND (a chip for one run). Its
+ * VCEK is the build's TEST key, whatever the chip. The CPUID page
  * is the hypervisor's (hv_cpuid_table), checked entry by entry against
  * what this CPU reports, as the PSP checks it.
  */
@@ -17,6 +22,7 @@
 #include "abi/snp.h"
 
 #include "cpuid.h"
+#include "fwcfg.h"
 #include "guest_mem.h"
 #include "hv.h"
 #include "layout.h"
@@ -35,6 +41,37 @@ static enum psp_fault fault; /* the host's choice, for every launch */
  * accepted, and two responses sealed under one AES-GCM IV). */
 static struct mlock psp_lock;
 static uint8_t vmpck_entropy[PSP_VMPCK_COUNT * 32 + 48];
+
+/* The chip file: "CSVSMCHP", then the 48-byte chip secret. */
+#define CHIP_MAGIC "CSVSMCHP"
+#define CHIP_MAGIC_LEN 8u
+#define CHIP_SECRET_LEN 48u
+#define CHIP_FILE_LEN (CHIP_MAGIC_LEN + CHIP_SECRET_LEN)
+
+/* The chip secret from fw_cfg into @secret; NULL, or why the file is
+ * refused (then nothing launches: a chip that is not itself must not
+ * derive keys). */
+static const char *chip_secret_load(uint8_t secret[CHIP_SECRET_LEN])
+{
+	uint8_t file[CHIP_FILE_LEN];
+	uint32_t size = 0;
+	uint16_t sel = 0;
+
+	if (!fwcfg_file("opt/csvsm/chip", &size, &sel)) {
+		mlog("chip: none named (no opt/csvsm/chip): a secret from "
+		     "RDRAND, for this run only");
+		return NULL;
+	}
+	if (size != CHIP_FILE_LEN || !fwcfg_read_file(sel, file, size) ||
+	    memcmp(file, CHIP_MAGIC, CHIP_MAGIC_LEN) != 0) {
+		return "opt/csvsm/chip is not a chip file (\"" CHIP_MAGIC
+		       "\" and a 48-byte secret)";
+	}
+	memcpy(secret, file + CHIP_MAGIC_LEN, CHIP_SECRET_LEN);
+	memset(file, 0, sizeof(file));
+	mlog("chip: its secret from opt/csvsm/chip");
+	return NULL;
+}
 
 static uint8_t *op_page(void *ctx, uint64_t gpa)
 {
@@ -169,6 +206,11 @@ const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 
 	if (!machine_entropy(vmpck_entropy, sizeof(vmpck_entropy))) {
 		machine_panic("no RDRAND: the PSP cannot make its keys");
+	}
+	why = chip_secret_load(vmpck_entropy + PSP_VMPCK_COUNT * 32);
+	if (why != NULL) {
+		memset(vmpck_entropy, 0, sizeof(vmpck_entropy));
+		return why;
 	}
 	psp_init(&psp, &psp_test_identity, vmpck_entropy, GUEST_POLICY_DEFAULT);
 	psp.fault = fault;
