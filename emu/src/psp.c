@@ -207,7 +207,7 @@ const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 	if (!machine_entropy(vmpck_entropy, sizeof(vmpck_entropy))) {
 		machine_panic("no RDRAND: the PSP cannot make its keys");
 	}
-	why = chip_secret_load(vmpck_entropy + PSP_VMPCK_COUNT * 32);
+	why = chip_secret_load(vmpck_entropy + sizeof(psp.vmpck));
 	if (why != NULL) {
 		memset(vmpck_entropy, 0, sizeof(vmpck_entropy));
 		return why;
