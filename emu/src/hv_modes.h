@@ -128,7 +128,7 @@
 	  KVM_EXCEPTION_RESULT, PSP_HONEST, HV_RUN_GUEST, 0, "", 37,           \
 	  "VMPL1 asked to terminate: reason set 1 code 5")                     \
 	X(MSR_CHANGED_GUEST, "msr-changed@guest", KVM_MSR_CHANGED, PSP_HONEST, \
-	  HV_RUN_GUEST, 0, "", 37, "VMPL1 asked to terminate: reason set")     \
+	  HV_RUN_GUEST, 0, "", 0, "")                                          \
 	X(PSC_LIE_GUEST, "psc-lie@guest", KVM_PSC_LIE, PSP_HONEST,             \
 	  HV_RUN_GUEST, 0, "", 37,                                             \
 	  "VMPL1 asked to terminate: reason set 1 code 2")                     \
