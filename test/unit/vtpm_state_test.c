@@ -12,7 +12,10 @@
 #include <string.h>
 
 #include "svsm/crypto.h"
+#include "svsm/guest_msg.h"
 #include "svsm/vtpm_state.h"
+
+#include "abi/svsm_attest.h"
 
 #include "../framework/test.h"
 #include "../sim/guest.h"
@@ -179,6 +182,18 @@ TEST(vtpm_state, older_and_newer_formats_are_named)
 	EXPECT_TRUE(out_is_zero());
 }
 
+static uint64_t old_tcb;
+
+/* The key of @arg's identity for the TCB old_tcb, asked of the PSP. */
+static void derive_old_tcb(void *arg)
+{
+	struct vtpm_state_key *k = arg;
+
+	derive_err = guest_msg_derive_key(
+		SNP_KEY_GFS_POLICY | SNP_KEY_GFS_MEASUREMENT | SNP_KEY_GFS_TCB,
+		old_tcb, k->key);
+}
+
 TEST(vtpm_state, another_image_tcb_or_machine_cannot_open_it)
 {
 	struct vtpm_state_key k, other;
@@ -195,22 +210,34 @@ TEST(vtpm_state, another_image_tcb_or_machine_cannot_open_it)
 	EXPECT_NE(memcmp(other.key, k.key, 32), 0);
 	EXPECT_EQ(open_with(&other, blob_len, 0), VTPM_STATE_OTHER_IMAGE);
 	EXPECT_TRUE(out_is_zero());
+	sim_psp_set_identity(m, NULL, k.id.measurement);
+
+	/* Sealed on this chip and image when the committed TCB was one
+	 * boot loader SVN lower: the PSP still derives that key. */
+	other = k;
+	other.id.tcb = k.id.tcb - 1;
+	old_tcb = other.id.tcb;
+	ASSERT_TRUE(sim_snp_run(m, derive_old_tcb, &other, NULL, NULL));
+	ASSERT_EQ(derive_err, SVSM_OK);
+	EXPECT_NE(memcmp(other.key, k.key, 32), 0);
+	ASSERT_EQ(vtpm_state_seal(&other, 7, iv, state, sizeof(state), blob,
+				  sizeof(blob), &blob_len),
+		  SVSM_OK);
+	EXPECT_EQ(open_with(&other, blob_len, 0), VTPM_STATE_OK);
+	EXPECT_EQ(open_with(&k, blob_len, 0), VTPM_STATE_OTHER_TCB);
+	EXPECT_TRUE(out_is_zero());
 
 	/* The same image on another chip. */
+	ASSERT_EQ(vtpm_state_seal(&k, 7, iv, state, sizeof(state), blob,
+				  sizeof(blob), &blob_len),
+		  SVSM_OK);
 	memset(secret, 0x5A, sizeof(secret));
-	sim_psp_set_identity(m, secret, k.id.measurement);
+	sim_psp_set_identity(m, secret, NULL);
 	other = key_of(m);
 	ASSERT_EQ(derive_err, SVSM_OK);
 	EXPECT_NE(memcmp(other.key, k.key, 32), 0);
 	EXPECT_EQ(open_with(&other, blob_len, 0), VTPM_STATE_OTHER_MACHINE);
 	EXPECT_TRUE(out_is_zero());
-
-	/* Sealed under an older committed TCB on this chip (its key forged
-	 * here by hand: the header's TCB differs, so does the key). */
-	other = k;
-	other.id.tcb = k.id.tcb - 1;
-	other.key[0] ^= 1;
-	EXPECT_EQ(open_with(&other, blob_len, 0), VTPM_STATE_OTHER_TCB);
 }
 
 TEST(vtpm_state, a_generation_below_the_floor_is_rolled_back)
