@@ -60,12 +60,15 @@ struct mcpu {
 	struct vmcb *vmcb[MACHINE_VMPLS];
 	struct svm_gprs gprs;
 	struct mvcpu vcpu;
-	/* A VMSA the hypervisor posted for this CPU's vCPU (AP creation on
-	 * another CPU): taken at the next loop turn. Under post_lock. */
-	uint64_t post_vmsa;
-	unsigned post_vmpl;
-	bool post_destroy;
-	bool post_pending;
+	/* VMSAs the hypervisor posted for this CPU's vCPU (AP creation on
+	 * another CPU), one slot per VMPL as a multi-VMPL KVM keeps them, so
+	 * a VMPL0 and a VMPL1 creation that arrive together are both taken
+	 * (a second one for the same VMPL supersedes the first, as in KVM):
+	 * taken at the next loop turn. Under post_lock; post_pending (a VMPL
+	 * bit each) is also read without it, to know whether to look. */
+	uint64_t post_vmsa[MACHINE_VMPLS];
+	bool post_destroy[MACHINE_VMPLS];
+	unsigned post_pending;
 	/* An exception the hardware raises at the next VMRUN. */
 	uint64_t pending_event;
 	/* An event the hypervisor injects into a VMPL's VMSA when it next

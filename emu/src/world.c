@@ -828,18 +828,22 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	}
 }
 
-/* Posts from other CPUs' hypervisor work (AP creation). */
+/* Posts from other CPUs' hypervisor work (AP creation), each VMPL's. */
 static void take_posts(struct mcpu *c)
 {
-	if (!__atomic_load_n(&c->post_pending, __ATOMIC_ACQUIRE)) {
+	unsigned vmpl;
+
+	if (__atomic_load_n(&c->post_pending, __ATOMIC_ACQUIRE) == 0) {
 		return;
 	}
 	mlock_take(&c->post_lock);
-	if (c->post_pending) {
-		unsigned vmpl = c->post_vmpl;
-
-		c->vcpu.vmsa_gpa[vmpl] = c->post_destroy ? 0 : c->post_vmsa;
-		if (!c->post_destroy) {
+	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
+		if ((c->post_pending & (1u << vmpl)) == 0) {
+			continue;
+		}
+		c->vcpu.vmsa_gpa[vmpl] =
+			c->post_destroy[vmpl] ? 0 : c->post_vmsa[vmpl];
+		if (!c->post_destroy[vmpl]) {
 			/* A new VMSA starts in the x87/SSE init state; the
 			 * registers' state, if it was this VMPL's, is the old
 			 * VMSA's and nobody's now. */
@@ -850,18 +854,19 @@ static void take_posts(struct mcpu *c)
 			c->vcpu.halted = false;
 			c->vcpu.held = false;
 		}
-		c->post_pending = false;
 	}
+	__atomic_store_n(&c->post_pending, 0, __ATOMIC_RELEASE);
 	mlock_drop(&c->post_lock);
 }
 
 void world_post(struct mcpu *target, unsigned vmpl, uint64_t gpa, bool destroy)
 {
+	MCHECK(vmpl < MACHINE_VMPLS);
 	mlock_take(&target->post_lock);
-	target->post_vmsa = gpa;
-	target->post_vmpl = vmpl;
-	target->post_destroy = destroy;
-	__atomic_store_n(&target->post_pending, true, __ATOMIC_RELEASE);
+	target->post_vmsa[vmpl] = gpa;
+	target->post_destroy[vmpl] = destroy;
+	__atomic_store_n(&target->post_pending,
+			 target->post_pending | (1u << vmpl), __ATOMIC_RELEASE);
 	mlock_drop(&target->post_lock);
 	if (target != mcpu_this()) {
 		lapic_send_ipi(target->apic_id, MACHINE_VEC_WAKEUP);
@@ -940,7 +945,7 @@ void world_hold(struct mcpu *c)
 static void idle(struct mcpu *c)
 {
 	__asm__ volatile("cli" ::: "memory");
-	if (!__atomic_load_n(&c->post_pending, __ATOMIC_ACQUIRE) &&
+	if (__atomic_load_n(&c->post_pending, __ATOMIC_ACQUIRE) == 0 &&
 	    !pm_pending(c->index)) {
 		/* STI's shadow covers HLT: no wake-up is lost between (an
 		 * NMI is: the host's grace period covers that). */
