@@ -134,9 +134,9 @@ static enum svsm_result request_report(const uint8_t *nonce,
 	 * the right size is handed on. */
 	if (len != sizeof(o->rsp) || o->rsp.status != SNP_MSG_STATUS_SUCCESS ||
 	    o->rsp.report_size != SNP_REPORT_SIZE) {
-		LOG_ERROR("attest: PSP answered status 0x%x, %u of %u bytes",
-			  o->rsp.status, (unsigned)len,
-			  (unsigned)sizeof(o->rsp));
+		LOG_NOTICE("attest: PSP answered status 0x%x, %u of %u bytes",
+			   o->rsp.status, (unsigned)len,
+			   (unsigned)sizeof(o->rsp));
 		return SVSM_ERR_INVALID_REQUEST;
 	}
 	return SVSM_SUCCESS;
