@@ -13,6 +13,7 @@
 #include "svsm/std.h"
 
 #include "guest.h"
+#include "port_io.h"
 
 #define FWCFG_SELECTOR 0x510u
 #define FWCFG_DATA 0x511u
@@ -22,24 +23,6 @@
 #define PM1_SLP_EN (1u << 13)
 #define RESET_CONTROL 0xCF9u
 #define RESET_HARD 0x6u
-
-static void out16(uint16_t port, uint16_t v)
-{
-	__asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port));
-}
-
-static void out8(uint16_t port, uint8_t v)
-{
-	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
-}
-
-static uint8_t in8(uint16_t port)
-{
-	uint8_t v;
-
-	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
 
 static void read_bytes(uint8_t *buf, unsigned n)
 {

@@ -11,6 +11,7 @@
 #include "svsm/std.h"
 
 #include "guest.h"
+#include "port_io.h"
 
 #define MSR_APIC_BASE 0x1Bu
 #define MSR_TSC_DEADLINE 0x6E0u
@@ -205,32 +206,6 @@ static void timers(void)
 	CHECK_THAT(!spin_for(VEC_TIMER, cpu, before, SHORT * 8),
 		   "a stopped periodic timer stays quiet");
 	g_wrmsr(X_LVT_TIMER, LVT_MASKED | VEC_TIMER);
-}
-
-static void out8(uint16_t port, uint8_t v)
-{
-	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
-}
-
-static uint8_t in8(uint16_t port)
-{
-	uint8_t v;
-
-	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
-
-static void out32(uint16_t port, uint32_t v)
-{
-	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
-}
-
-static uint32_t in32(uint16_t port)
-{
-	uint32_t v;
-
-	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
 }
 
 /* MMIO through the GHCB, as Linux's #VC handler sends it: the virtual

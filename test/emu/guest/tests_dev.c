@@ -12,35 +12,10 @@
  * real port 0x92, it turns the A20 gate off under the machine itself.
  */
 #include "guest.h"
+#include "port_io.h"
 
 #define NO_DEVICE8 0xFFu
 #define NO_DEVICE32 0xFFFFFFFFu
-
-static void out8(uint16_t port, uint8_t v)
-{
-	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
-}
-
-static uint8_t in8(uint16_t port)
-{
-	uint8_t v;
-
-	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
-
-static void out32(uint16_t port, uint32_t v)
-{
-	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
-}
-
-static uint32_t in32(uint16_t port)
-{
-	uint32_t v;
-
-	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
 
 /* The 8237 ISA DMA controller (QEMU's i8257 at 0x00-0x0F): channel 0's
  * address register, written and read back low byte then high byte (the
