@@ -24,14 +24,17 @@ format-check:
 banned-check:
 	@scripts/check-banned.sh
 
-# The snp platform's sources are firmware code too, and the KVM model is
-# emu's machine's.
-FREESTANDING_SRCS := $(CORE_SRCS) $(KVM_MODEL_SRCS) $(SNP_PLAT_SRCS)
+# The snp platform's sources are firmware code too, and the models are
+# emu's machine's (with their own headers, model/include).
+FREESTANDING_SRCS := $(CORE_SRCS) $(SNP_PLAT_SRCS)
 freestanding-check:
 	@for f in $(FREESTANDING_SRCS); do \
 		$(CC) $(FREESTANDING_FLAGS) $$f || exit 1; \
 	done
-	@echo "freestanding-check: $(words $(FREESTANDING_SRCS)) files build freestanding"
+	@for f in $(MODEL_SRCS); do \
+		$(CC) $(FREESTANDING_FLAGS) $(MODEL_INCLUDES) $$f || exit 1; \
+	done
+	@echo "freestanding-check: $(words $(FREESTANDING_SRCS) $(MODEL_SRCS)) files build freestanding"
 
 # Every include points down a floor (docs/architecture.md, "Floors").
 layers-check:
@@ -42,7 +45,7 @@ layers-check:
 # src/libc (its signatures are the C standard's) nor the tests (their
 # macros).
 TIDY_SRCS := $(sort $(wildcard src/core/*.c src/core/protocol/*.c \
-	src/mem/*.c src/lib/*.c src/snpmodel/*.c src/kvmmodel/*.c \
+	src/mem/*.c src/lib/*.c model/snp/*.c model/kvm/*.c \
 	src/vtpm/*.c src/engine/*.c \
 	src/crypto/*.c src/arch/x86/*.c src/plat/*/*.c src/plat/snp/hw/*.c \
 	sim/src/*.c tools/*/*.c emu/src/*.c test/linux/*.c))

@@ -116,7 +116,7 @@ $(BIN)/csvsm-verify: $(call host_objs,$(VERIFY_MAIN_SRCS) $(VERIFY_LIB_SRCS))
 	@echo "  LD      $@"
 	@$(CC) $(HOST_CFLAGS) $^ -lcrypto -o $@
 
-# The launch digest is the emulated PSP's code (src/snpmodel/psp.c).
+# The launch digest is the emulated PSP's code (model/snp/psp.c).
 $(BIN)/csvsm-igvm: $(call host_objs,$(IGVM_MAIN_SRCS) $(IGVM_LIB_SRCS)) \
 		$(BUILD)/libcsvsm_sim.a
 	@mkdir -p $(dir $@)

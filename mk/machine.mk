@@ -1,7 +1,7 @@
 # The emulated SEV-SNP machine (emu/): a freestanding PVH ELF that QEMU
 # boots, which launches build/csvsm.igvm and runs it as SNP hardware, its
 # PSP and KVM would (docs/emu.md). It links the RMP and PSP models
-# (src/snpmodel), the KVM model (src/kvmmodel, sim's hypervisor too), the
+# (model/snp), the KVM model (model/kvm, sim's hypervisor too), the
 # formatter and allocator the SVSM uses, and libcrypto for the PSP, with
 # the firmware's flags (mk/firmware.mk).
 
@@ -11,21 +11,26 @@ MACHINE_C := $(sort $(wildcard emu/src/*.c))
 MACHINE_S := $(sort $(wildcard emu/src/*.S))
 MACHINE_LIB_C := src/lib/fmt.c src/lib/log.c src/lib/panic.c \
 	src/lib/lib_lock.c $(sort $(wildcard src/mem/*.c)) $(LIBC_SRCS) \
-	$(sort $(wildcard src/snpmodel/*.c)) $(KVM_MODEL_SRCS) $(X86_C_SRCS) \
+	$(MODEL_SRCS) $(X86_C_SRCS) \
 	src/crypto/libcrypto.c $(PKI_C)
 MACHINE_LIB_S := $(X86_S_SRCS) $(LIBC_S_SRCS)
 
 machine_objs = $(patsubst %,$(MACHINE_OBJ)/%.o,$(1))
 
+# The models (and the emulated PSP's TEST identity, $(PKI_C)) are built
+# with the firmware's flags, and only they and the machine see
+# model/include: the SVSM firmware's objects do not.
+$(call fw_objs,$(MODEL_SRCS) $(PKI_C)): FW_CFLAGS += $(MODEL_INCLUDES)
+
 $(MACHINE_OBJ)/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (machine)"
-	@$(CC) $(FW_CFLAGS) -Iemu/src -MMD -MP -c $< -o $@
+	@$(CC) $(FW_CFLAGS) $(MODEL_INCLUDES) -Iemu/src -MMD -MP -c $< -o $@
 
 $(MACHINE_OBJ)/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	@echo "  AS      $< (machine)"
-	@$(CC) $(FW_CFLAGS) -Iemu/src -MMD -MP -c $< -o $@
+	@$(CC) $(FW_CFLAGS) $(MODEL_INCLUDES) -Iemu/src -MMD -MP -c $< -o $@
 
 $(MACHINE_ELF): $(call machine_objs,$(MACHINE_C) $(MACHINE_S)) \
 		$(call fw_objs,$(MACHINE_LIB_C) $(MACHINE_LIB_S)) \

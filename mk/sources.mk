@@ -2,7 +2,7 @@
 # independent and must also build freestanding (freestanding-check).
 
 CORE_SRCS := $(sort $(wildcard src/core/*.c src/core/protocol/*.c \
-	src/mem/*.c src/lib/*.c src/snpmodel/*.c src/vtpm/*.c))
+	src/mem/*.c src/lib/*.c src/vtpm/*.c))
 # TPM engines: libtpms with libcrypto. Hosted builds link the system
 # libraries; the firmware links the same archives through the libc layer.
 # The SVSM's own cryptography (src/crypto/) is libcrypto too, built alike.
@@ -17,14 +17,22 @@ LIBC_S_SRCS := $(sort $(wildcard src/libc/*.S))
 # descriptor tables, FPU enable, the stack protector's hook.
 X86_C_SRCS := $(sort $(wildcard src/arch/x86/*.c))
 X86_S_SRCS := $(sort $(wildcard src/arch/x86/*.S))
-# The model of KVM's side of the GHCB protocol, freestanding: sim's
-# hypervisor and emu's machine are adapters over it.
-KVM_MODEL_SRCS := $(sort $(wildcard src/kvmmodel/*.c))
+# The other parties, as code (model/, docs/layout.md): the models of the
+# SNP hardware's RMP, the PSP and the IGVM reader (model/snp), and of
+# KVM's side of the GHCB protocol (model/kvm), freestanding: sim's
+# hypervisor and emu's machine are adapters over them, csvsm-igvm
+# measures with them. Linked by sim, emu, the tools, the tests and the
+# fuzzers, never by the SVSM firmware (mk/snp.mk, tcb-check); their
+# headers are model/include's, on no firmware include path.
+SNP_MODEL_SRCS := $(sort $(wildcard model/snp/*.c))
+KVM_MODEL_SRCS := $(sort $(wildcard model/kvm/*.c))
+MODEL_SRCS := $(SNP_MODEL_SRCS) $(KVM_MODEL_SRCS)
+MODEL_INCLUDES := -Imodel/include
 SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
 # The snp platform: its GHCB client, boot and request loop, and its
 # platform operations (plat_snp.c), over the seam snp_hw.h. The hardware
 # side of the seam is src/plat/snp/hw (mk/snp.mk); the simulator's is
-# sim/src/ghcb_hv.c (the hypervisor: an adapter over src/kvmmodel) and
+# sim/src/ghcb_hv.c (the hypervisor: an adapter over model/kvm) and
 # sim/src/snp_insn_sim.c (the CPU: the RMP model).
 SNP_PLAT_SRCS := $(sort $(wildcard src/plat/snp/*.c))
 SNP_PLAT_OPS_SRCS := src/plat/snp/plat_snp.c
@@ -38,7 +46,7 @@ X86_HOSTED_SRCS := src/arch/x86/pgtable.c
 # which platform answers svsm/plat.h is chosen at link time:
 # libcsvsm_sim.a links the sim platform, libcsvsm_sim_snp.a the snp
 # platform's own plat_snp.c over the simulated CPU.
-LIB_COMMON_SRCS := $(CORE_SRCS) $(KVM_MODEL_SRCS) $(SIM_SRCS) \
+LIB_COMMON_SRCS := $(CORE_SRCS) $(MODEL_SRCS) $(SIM_SRCS) \
 	$(ENGINE_SRCS) $(PKI_C) \
 	$(filter-out $(SNP_PLAT_OPS_SRCS),$(SNP_PLAT_SRCS)) $(X86_HOSTED_SRCS)
 LIB_SRCS := $(LIB_COMMON_SRCS) $(SIM_PLAT_SRCS)
@@ -55,7 +63,7 @@ TOOL_COMMON_SRCS := $(sort $(wildcard tools/common/*.c))
 VERIFY_LIB_SRCS := $(filter-out $(VERIFY_MAIN_SRCS),\
 	$(sort $(wildcard tools/verify/*.c))) $(TOOL_COMMON_SRCS)
 # csvsm-igvm: its builder is apart from main (the fuzzers and unit tests
-# use it); its reader and measurement are src/snpmodel's.
+# use it); its reader and measurement are model/snp's.
 IGVM_MAIN_SRCS := tools/igvm/csvsm_igvm.c
 IGVM_LIB_SRCS := $(filter-out $(IGVM_MAIN_SRCS),\
 	$(sort $(wildcard tools/igvm/*.c))) $(TOOL_COMMON_SRCS)

@@ -6,7 +6,10 @@ FUZZ_CC := clang
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wvla -Wpointer-arith -Wundef \
 	-Wimplicit-fallthrough -Wformat=2 -Wno-format-nonliteral
-INCLUDES := -Iinclude -Isim/include
+# Hosted builds are harnesses (sim, tests, tools, fuzzers): they see the
+# models' headers too (model/include); the firmware's flags do not
+# (mk/firmware.mk).
+INCLUDES := -Iinclude -Isim/include -Imodel/include
 COMMON_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -g $(WARNINGS) $(INCLUDES) \
 	-fno-strict-aliasing
 

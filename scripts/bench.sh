@@ -21,7 +21,7 @@ total() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
 # Split a run's self costs: "CORE GLUE ZERO" where GLUE is the simulator's
 # stand-ins for hardware instructions and the counting hooks (sim/src,
 # src/plat/sim) and the KVM model answering the snp platform's GHCB calls
-# (src/kvmmodel, and the kvm_* functions callgrind files under the
+# (model/kvm, and the kvm_* functions callgrind files under the
 # include/abi/ghcb.h helpers they inline), ZERO is memset (page zeroing),
 # CORE the rest: the code that runs unchanged on every platform.
 split_costs() {
@@ -30,7 +30,7 @@ split_costs() {
 	/^ *[0-9,]+ .*:/ {
 		n = $1; gsub(",", "", n)
 		if ($0 ~ /PROGRAM TOTALS/) next
-		if ($0 ~ /sim\/src\/|plat\/sim\/|src\/kvmmodel\/|:kvm_/) glue += n
+		if ($0 ~ /sim\/src\/|plat\/sim\/|model\/kvm\/|:kvm_/) glue += n
 		else if ($0 ~ /memset/) zero += n
 		else core += n
 	}

@@ -36,15 +36,18 @@ FLOORS = [
         "src/crypto/", "src/libc/",
         "include/svsm/crypto.h", "include/svsm/libc.h",
     ]),
-    ("snpmodel", [
-        "src/snpmodel/",
-        "include/svsm/igvm_reader.h", "include/svsm/psp_launch.h",
-        "include/svsm/psp_model.h", "include/svsm/snpmodel.h",
-        "include/svsm/vmsa_model.h",
+    # The other parties, as code (model/): linked by the harnesses, never
+    # by the SVSM firmware.
+    ("model/snp", [
+        "model/snp/",
+        "model/include/model/igvm_reader.h",
+        "model/include/model/psp_launch.h",
+        "model/include/model/psp_model.h", "model/include/model/snpmodel.h",
+        "model/include/model/vmsa_model.h",
     ]),
     # The hypervisor's model (sim's, emu's): over the RMP and PSP models,
     # never reaching into the SVSM (core) or a platform.
-    ("kvmmodel", ["src/kvmmodel/"]),
+    ("model/kvm", ["model/kvm/", "model/include/model/kvm.h"]),
     ("vtpm", ["src/vtpm/", "src/engine/", "include/svsm/vtpm.h"]),
     ("core", [
         "src/core/",
@@ -76,12 +79,13 @@ EXCEPTIONS = {
 # SVSM above them (its vTPM, core, protocols, entry or platforms), whose
 # code it runs only as a guest image (docs/emu.md).
 MACHINE = "emu/"
-MACHINE_CEILING = "kvmmodel"
+MACHINE_CEILING = "model/kvm"
 MACHINE_MAY_ALSO = ["src/arch/"]
 
 # The -I directories of the builds (mk/toolchain.mk, mk/emu.mk).
-INCLUDE_DIRS = ["include", "sim/include", "src/arch/x86", "src/libc/include"]
-SCAN = ["src", "include", "emu"]
+INCLUDE_DIRS = ["include", "sim/include", "model/include", "src/arch/x86",
+                "src/libc/include"]
+SCAN = ["src", "include", "model", "emu"]
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "guest_mem.h"
 
-#include "svsm/igvm_reader.h"
 #include "svsm/std.h"
 
 #include "abi/igvm.h"
 #include "abi/snp.h"
+
+#include "model/igvm_reader.h"
 
 #define SPAN_2M SNP_PAGE_SIZE_2M
 #define PAGE 4096ull

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "svsm/snpmodel.h"
+#include "model/snpmodel.h"
 
 #define GUEST_MEM_WINDOWS (RMP_MAX_BANKS - 2u)
 #define GUEST_MEM_HIGH 0x100000000ull /* RAM above the limit: from 4 GiB */

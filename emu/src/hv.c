@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The machine's hypervisor is KVM's model (src/kvmmodel, the one sim
+ * The machine's hypervisor is KVM's model (model/kvm, the one sim
  * uses): this file owns its struct kvm (a copy per CPU) and one struct
  * kvm_vcpu per vCPU
  * and gives it the machine as kvm_ops. The model checks every GHCB field
@@ -14,13 +14,14 @@
  */
 #include "hv.h"
 
-#include "svsm/psp_model.h"
 #include "svsm/std.h"
 #include "svsm/terminate.h"
 
 #include "abi/ghcb.h"
 
-#include "../../src/kvmmodel/kvm.h"
+#include "model/kvm.h"
+#include "model/psp_model.h"
+
 #include "hv_apic.h"
 #include "hv_cpuid.h"
 #include "hv_io.h"

@@ -3,7 +3,7 @@
  * The hypervisor: what KVM does for an SNP guest, and nothing more. It is
  * reached only by automatic exits (world.c) and sees the vCPU only
  * through the GHCB MSR value and the GHCB page the guest shares. Its
- * GHCB side is the KVM model sim uses too (src/kvmmodel); hv.c adapts it
+ * GHCB side is the KVM model sim uses too (model/kvm); hv.c adapts it
  * to this machine.
  */
 #ifndef MACHINE_HV_H

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "hv_kvmclock.h"
 
-#include "svsm/snpmodel.h"
 #include "svsm/std.h"
+
+#include "model/snpmodel.h"
 
 #include "arch.h"
 #include "lapic.h"

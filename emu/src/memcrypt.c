@@ -48,7 +48,7 @@ static uint8_t key[CRYPTO_AES256_KEY_LEN];
 /* Per page: owner changes so far; 0 until its first assignment. */
 static uint32_t *changes;
 
-/** The RMP's owner_changed hook (svsm/snpmodel.h): @index changes owner. */
+/** The RMP's owner_changed hook (model/snpmodel.h): @index changes owner. */
 static void memcrypt_owner_changed(uint64_t index, bool to_guest)
 {
 	uint8_t *page = (uint8_t *)(MACHINE_GUEST_BASE + index * PAGE_BYTES);

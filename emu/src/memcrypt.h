@@ -5,14 +5,14 @@
  * RMP (the hypervisor's RMPUPDATE: page-state changes, KVM's implicit
  * conversions) never shows its former owner's bytes to the new one. The
  * machine's memory holds plaintext, so it re-encrypts such a page in
- * place (the RMP model's owner_changed hook, svsm/snpmodel.h).
+ * place (the RMP model's owner_changed hook, model/snpmodel.h).
  */
 #ifndef MACHINE_MEMCRYPT_H
 #define MACHINE_MEMCRYPT_H
 
 #include <stdint.h>
 
-#include "svsm/snpmodel.h"
+#include "model/snpmodel.h"
 
 /** Draw this boot's key and hook @rmp (@pages entries, every page
  * hypervisor-owned and never written by a guest). */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The machine's PSP: the shared launch (src/snpmodel/psp_launch.c, the
+ * The machine's PSP: the shared launch (model/snp/psp_launch.c, the
  * same code `csvsm-igvm measure` runs) over this machine's guest RAM and
- * RMP, and the guest-request model (src/snpmodel/psp.c). The PSP makes
+ * RMP, and the guest-request model (model/snp/psp.c). The PSP makes
  * its VMPCKs from RDRAND at each launch, as hardware does per guest
  * launch; its chip secret, the root of derived keys, is the chip's
  * identity: read from fw_cfg opt/csvsm/chip (a file under build/chips/
@@ -14,12 +14,13 @@
  */
 #include "psp.h"
 
-#include "svsm/psp_launch.h"
-#include "svsm/psp_model.h"
 #include "svsm/std.h"
 
 #include "abi/igvm.h"
 #include "abi/snp.h"
+
+#include "model/psp_launch.h"
+#include "model/psp_model.h"
 
 #include "cpuid.h"
 #include "fwcfg.h"

@@ -3,7 +3,7 @@
  * The PSP: launches the IGVM image into guest RAM (SNP_LAUNCH_START,
  * _UPDATE for every page, _FINISH with the VMSAs), computing the launch
  * digest the reports carry, and serves guest requests (the model of
- * src/snpmodel/psp.c) with the VMPCKs it put in the secrets page.
+ * model/snp/psp.c) with the VMPCKs it put in the secrets page.
  */
 #ifndef MACHINE_PSP_H
 #define MACHINE_PSP_H
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "svsm/psp_model.h"
+#include "model/psp_model.h"
 
 /**
  * Launch @file. NULL on success, with the boot VMSA's GPA and the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The machine's RMP (the model of src/snpmodel, one entry per 4 KiB page
+ * The machine's RMP (the model of model/snp, one entry per 4 KiB page
  * of guest memory: RAM and the loader's windows, guest_mem.h) and what keeps
  * the guest's view in step with it. Every change to the RMP, by the hardware's
  * instructions, the PSP or the hypervisor's RMPUPDATE, is made under rmp_lock
@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "svsm/snpmodel.h"
+#include "model/snpmodel.h"
 
 #include "guest_mem.h"
 

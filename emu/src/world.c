@@ -16,9 +16,10 @@
 #include "world.h"
 
 #include "svsm/std.h"
-#include "svsm/vmsa_model.h"
 
 #include "abi/ghcb.h"
+
+#include "model/vmsa_model.h"
 
 #include "arch.h"
 #include "fpu.h"

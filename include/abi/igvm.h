@@ -4,7 +4,7 @@
  * its maintainers in the igvm_defs crate, format version 1): a fixed
  * header, a variable header of 8-byte-aligned TLV structures, then file
  * data. Little-endian throughout. Only what csvsm builds, dumps, measures
- * and launches is defined; the reader (svsm/igvm_reader.h) still walks
+ * and launches is defined; the reader (model/igvm_reader.h) still walks
  * every structure. An IGVM file is the host's: untrusted input.
  */
 #ifndef ABI_IGVM_H

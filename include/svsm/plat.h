@@ -102,7 +102,7 @@ void plat_simd_end(void);
 /**
  * Send one SNP guest message (a 4 KiB page, already encrypted) to the PSP
  * and receive its response: through the hypervisor's guest request on
- * snp, to the emulated PSP (svsm/psp_model.h) on emu and sim. @req and
+ * snp, to the emulated PSP (model/psp_model.h) on emu and sim. @req and
  * @rsp are SVSM memory; the platform copies through the shared pages the
  * hypervisor sees, so @rsp is the SVSM's one copy of a hostile response.
  * With @certs non-NULL the request is extended: at most *certs_len bytes

@@ -136,7 +136,7 @@ enum sim_hv_behaviour {
 
 /*
  * The hypervisor as the snp platform's GHCB client meets it (KVM's side
- * of the GHCB MSR and page protocols: src/kvmmodel), honest or hostile.
+ * of the GHCB MSR and page protocols: model/kvm), honest or hostile.
  * Each value but SIM_GHCB_FUZZ is the model's enum kvm_behaviour.
  */
 enum sim_ghcb_behaviour {

@@ -2,7 +2,7 @@
 /*
  * The hypervisor behind the snp platform's GHCB client, and the seam
  * snp_hw.h for it: MSR writes land in the machine's GHCB MSR, and VMGEXIT
- * runs KVM's model (src/kvmmodel), which answers the MSR protocol or the
+ * runs KVM's model (model/kvm), which answers the MSR protocol or the
  * NAE event in the registered GHCB page, changing the RMP model as KVM's
  * RMPUPDATE would. This file is only the adapter: the model's ops are the
  * simulated machine (its memory, console, PSP) and enum sim_ghcb_behaviour
@@ -16,11 +16,12 @@
 #include <string.h>
 
 #include "svsm/plat.h"
-#include "svsm/psp_model.h"
 #include "svsm/terminate.h"
 
 #include "abi/ghcb.h"
 #include "abi/snp.h"
+
+#include "model/psp_model.h"
 
 #include "../../src/plat/snp/snp_hw.h"
 #include "../../src/plat/snp/snp_main.h"

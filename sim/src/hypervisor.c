@@ -13,11 +13,12 @@
 #include "svsm/plat.h"
 #include "svsm/request.h"
 #include "svsm/vcpu.h"
-#include "svsm/vmsa_model.h"
 
 #include "abi/snp.h"
 #include "abi/svsm_caa.h"
 #include "abi/svsm_call.h"
+
+#include "model/vmsa_model.h"
 
 #include "../../src/plat/snp/snp_main.h"
 #include "sim_internal.h"

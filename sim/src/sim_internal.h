@@ -9,10 +9,11 @@
 #include <stdint.h>
 
 #include "svsm/addr.h"
-#include "svsm/psp_model.h"
-#include "svsm/snpmodel.h"
 
-#include "../../src/kvmmodel/kvm.h"
+#include "model/kvm.h"
+#include "model/psp_model.h"
+#include "model/snpmodel.h"
+
 #include "csvsm_sim.h"
 
 #define SIM_CONSOLE_SIZE 65536u
@@ -48,7 +49,7 @@ struct sim_machine {
 	jmp_buf *svsm_jmp; /* set while SVSM code runs */
 	char console[SIM_CONSOLE_SIZE];
 	size_t console_len;
-	/* The snp platform's hypervisor: src/kvmmodel, adapted by
+	/* The snp platform's hypervisor: model/kvm, adapted by
 	 * sim/src/ghcb_hv.c. */
 	enum sim_ghcb_behaviour ghcb_hv;
 	struct kvm kvm;

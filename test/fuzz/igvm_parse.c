@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz the IGVM reader and the PSP's launch (src/snpmodel): any bytes as
+ * Fuzz the IGVM reader and the PSP's launch (model/snp): any bytes as
  * an IGVM file. For inputs with the magic, the harness repairs the sizes
  * and the checksum first (odd first byte of the tail), so the structure
  * walk and the launch are reached, not only the checksum test. The launch
@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "svsm/psp_launch.h"
-
 #include "abi/igvm.h"
+
+#include "model/psp_launch.h"
 
 #include "../../tools/igvm/igvm.h"
 

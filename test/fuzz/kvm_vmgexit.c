@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz the KVM model (src/kvmmodel) as a hostile GUEST drives it: any
+ * Fuzz the KVM model (model/kvm) as a hostile GUEST drives it: any
  * GHCB MSR value, any GHCB page, at any VMPL, over a small RAM whose RMP
  * the input also sets (shared, private, validated, VMSA pages; a 2 MiB
  * entry). Invariants, each an abort:
@@ -15,12 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "svsm/snpmodel.h"
-
 #include "abi/ghcb.h"
 #include "abi/snp.h"
 
-#include "../../src/kvmmodel/kvm.h"
+#include "model/kvm.h"
+#include "model/snpmodel.h"
 
 #define SMALL_BASE 0x200000ull /* after the 2 MiB region */
 #define SMALL_PAGES 64u

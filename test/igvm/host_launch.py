@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # The launch digest a real host computes for an IGVM image, read from the
-# host's code rather than from csvsm's model (src/snpmodel/psp_launch*.c,
+# host's code rather than from csvsm's model (model/snp/psp_launch*.c,
 # which this shares nothing with), and the host's acceptance rules:
 # - QEMU 10.x, backends/igvm.c: PAGE_DATA gathered into regions of
 #   consecutive like pages (qigvm_process_mem_page, qigvm_page_attrs_equal)

@@ -16,11 +16,12 @@
 
 #include "svsm/guest_msg.h"
 #include "svsm/mem.h"
-#include "svsm/psp_model.h"
 #include "svsm/terminate.h"
 #include "svsm/vtpm.h"
 
 #include "abi/svsm_attest.h"
+
+#include "model/psp_model.h"
 
 #include "../framework/test.h"
 #include "guest.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Get APIC IDs (NAE 0x8000_0017) and the HV features NAE (0x8000_FFFD)
- * of the hypervisor model (src/kvmmodel), asked the way OVMF's
+ * of the hypervisor model (model/kvm), asked the way OVMF's
  * PlatformPei asks them (AmdSevSnpGetApicIds(), GetHypervisorFeature()):
  * first with RAX = 0 for the page count, then with a shared buffer of
  * that many pages, which receives {u32 count; u32 apic_ids[count]}, the

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The IGVM reader's own CRC-32 (src/snpmodel/igvm_crc32.c), which the
+ * The IGVM reader's own CRC-32 (model/snp/igvm_crc32.c), which the
  * freestanding PSP model uses, against zlib's crc32(), which IGVM files
  * are written with: equal for every length, split or whole.
  */
 #include <zlib.h>
 
-#include "svsm/igvm_reader.h"
+#include "model/igvm_reader.h"
 
 #include "../framework/test.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The KVM model's CPUID answers are each vCPU's own (src/kvmmodel
+ * The KVM model's CPUID answers are each vCPU's own (model/kvm
  * kvm_cpuid()): OVMF's APs learn their APIC ID from the GHCB MSR
  * protocol's CPUID (UefiCpuPkg MpInitLib X64/AmdSev.nasm, leaf 0xB EDX or
  * leaf 1 EBX[31:24]) and look it up in the Get APIC IDs list, so every
@@ -13,7 +13,8 @@
 
 #include "abi/ghcb.h"
 
-#include "../../src/kvmmodel/kvm.h"
+#include "model/kvm.h"
+
 #include "../framework/test.h"
 
 /* What the host's CPUID would say: the same for every vCPU, with an APIC

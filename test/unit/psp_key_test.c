@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * MSG_KEY_REQ of the emulated PSP (src/snpmodel/psp.c) against the SNP
+ * MSG_KEY_REQ of the emulated PSP (model/snp/psp.c) against the SNP
  * firmware ABI (56860, MSG_KEY_REQ and MSG_KEY_RSP): requests sealed
  * under a VMPCK as a guest seals them, answers opened the same way.
  * Truths: the same request gives the same key, on the same chip only;
@@ -14,9 +14,10 @@
 #include <string.h>
 
 #include "svsm/crypto.h"
-#include "svsm/psp_model.h"
 
 #include "abi/svsm_attest.h"
+
+#include "model/psp_model.h"
 
 #include "../framework/test.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The PSP's launch of an IGVM image (src/snpmodel/psp_launch.c) into a
+ * The PSP's launch of an IGVM image (model/snp/psp_launch.c) into a
  * mock machine: 64 pages of RAM, an RMP that remembers launched pages, a
  * CPU that refutes one CPUID leaf on request. Truths: the digest is the
  * PAGE_INFO chain of psp_launch_digest_page over the pages in the order
@@ -15,13 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "svsm/psp_launch.h"
-#include "svsm/psp_model.h"
 #include "svsm/svsm_vmsa.h"
 #include "svsm/vcpu.h"
 
 #include "abi/igvm.h"
 #include "abi/snp.h"
+
+#include "model/psp_launch.h"
+#include "model/psp_model.h"
 
 #include "../../tools/igvm/igvm_write.h"
 #include "../framework/test.h"

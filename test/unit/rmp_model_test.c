@@ -4,9 +4,9 @@
  * RMPADJUST) and their use by Linux (arch/x86/include/asm/sev.h) and
  * COCONUT-SVSM (kernel/src/sev/utils.rs).
  */
-#include "svsm/snpmodel.h"
-
 #include "abi/snp.h"
+
+#include "model/snpmodel.h"
 
 #include "../framework/test.h"
 

@@ -39,11 +39,12 @@
 #include <string.h>
 
 #include "svsm/ovmf.h"
-#include "svsm/psp_launch.h"
 #include "svsm/svsm_vmsa.h"
 
 #include "abi/csvsm_boot.h"
 #include "abi/snp.h"
+
+#include "model/psp_launch.h"
 
 #include "../common/file_io.h"
 #include "../common/hex.h"
@@ -368,7 +369,7 @@ static int build(const char *svsm, const char *ovmf, const char *kernel,
 	/* The parameter pages before any page data: QEMU measures a
 	 * PARAMETER_INSERT at once but page data a region at a time, so
 	 * inserts first make file order the order the PSP sees
-	 * (src/snpmodel/psp_launch.c). */
+	 * (model/snp/psp_launch.c). */
 	{
 		struct igvm_parameter_insert ins = {.gpa = AT(L_MEMORY_MAP),
 						    .compatibility_mask =

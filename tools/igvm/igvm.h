@@ -10,9 +10,9 @@
 
 #include <stdint.h>
 
-#include "svsm/igvm_reader.h"
-
 #include "abi/igvm.h"
+
+#include "model/igvm_reader.h"
 
 /** A type's name, or NULL. */
 const char *igvm_type_name(uint32_t type);

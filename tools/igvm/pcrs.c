@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "svsm/igvm_reader.h"
-
 #include "abi/csvsm_boot.h"
 #include "abi/igvm.h"
+
+#include "model/igvm_reader.h"
 
 #include "../common/file_io.h"
 #include "../common/hex.h"

@@ -6,7 +6,7 @@
  * who alters a file can recompute it, so nothing trusts a file for it.
  * Four bits at a time from a 16-entry table: small and freestanding.
  */
-#include "svsm/igvm_reader.h"
+#include "model/igvm_reader.h"
 
 static const uint32_t crc_nibble[16] = {
 	0x00000000u, 0x1db71064u, 0x3b6e20c8u, 0x26d930acu,

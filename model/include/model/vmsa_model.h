@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "svsm/snpmodel.h"
-
 #include "abi/snp.h"
+
+#include "model/snpmodel.h"
 
 enum vmsa_run_check {
 	VMSA_RUN_OK = 0,

@@ -136,7 +136,7 @@ uint32_t rmp_pvalidate(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
 uint32_t rmp_rmpadjust(struct rmp *rmp, unsigned vmpl, uint64_t gpa,
 		       unsigned page_size, uint64_t attrs);
 
-/* The hypervisor's side (an honest KVM; src/snpmodel/rmp_hv.c). */
+/* The hypervisor's side (an honest KVM; model/snp/rmp_hv.c). */
 /**
  * #NPF with SIZEM at @gpa, as KVM's sev_handle_rmp_fault(): PSMASH the
  * 2 MiB entry that holds @gpa, so the guest can re-execute. SNP_RET_*.

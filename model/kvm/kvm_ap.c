@@ -9,9 +9,9 @@
  * is a page of RAM the RMP marks a VMSA (KVM leaves that to VMRUN's
  * checks; the model makes it explicit for machines without them).
  */
-#include "svsm/snpmodel.h"
-
 #include "abi/snp.h"
+
+#include "model/snpmodel.h"
 
 #include "kvm_internal.h"
 

@@ -133,7 +133,7 @@ struct kvm_ops {
 			      uint64_t vmsa_gpa, unsigned vmpl,
 			      uint64_t sev_features);
 	/* The PSP behind SNP_GUEST_REQUEST (as plat_guest_request and
-	 * psp_host_guest_request in svsm/psp_model.h): @req and @rsp are
+	 * psp_host_guest_request in model/psp_model.h): @req and @rsp are
 	 * checked shared pages; @certs (NULL for the plain request) spans
 	 * *certs_len checked shared bytes. Returns exit_info_2. */
 	uint64_t (*guest_request)(struct kvm *k, const void *req, void *rsp,
@@ -163,7 +163,7 @@ struct kvm_ops {
 struct kvm {
 	const struct kvm_ops *ops;
 	void *ctx;		      /* the embedder's */
-	struct rmp *rmp;	      /* src/snpmodel: the RMP model */
+	struct rmp *rmp;	      /* model/snp: the RMP model */
 	unsigned c_bit;		      /* reported in SEV info */
 	enum kvm_behaviour behaviour; /* honest, or one way to lie */
 	struct kvm_stats stats;

@@ -12,7 +12,7 @@
 
 #include "abi/ghcb.h"
 
-#include "kvm.h"
+#include "model/kvm.h"
 
 /* The GHCB of one NAE event, as read once from the shared page. */
 struct kvm_ghcb {

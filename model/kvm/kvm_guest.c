@@ -4,9 +4,9 @@
  * every GPA and every GHCB field comes from the guest; a page is touched
  * only once it is known to be RAM and, for a write, shared in the RMP.
  */
-#include "svsm/snpmodel.h"
-
 #include "abi/snp.h"
+
+#include "model/snpmodel.h"
 
 #include "kvm_internal.h"
 

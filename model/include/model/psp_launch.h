@@ -8,7 +8,7 @@
  * computation.
  *
  * Threats: the IGVM file is the host's and untrusted; the PSP trusts
- * nothing in it. Every structure is checked (svsm/igvm_reader.h), every
+ * nothing in it. Every structure is checked (model/igvm_reader.h), every
  * page must lie in guest RAM and be launched once, a CPUID page holds
  * only what the CPU confirms, parameter areas must be declared. A file
  * that breaks any of these refuses the launch with a reason; it never

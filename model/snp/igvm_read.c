@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading IGVM files (svsm/igvm_reader.h). The file is the host's,
+ * Reading IGVM files (model/igvm_reader.h). The file is the host's,
  * untrusted: a wrong one must give a refusal, never a read outside it.
  * Every offset and length is checked against the file before use, in
  * 64-bit arithmetic; a structure's body is copied before it is read
  * (it may be unaligned). Invariant of igvm_next(): the returned body and
  * the file data its directive names lie inside the file.
  */
-#include "svsm/igvm_reader.h"
 #include "svsm/std.h"
+
+#include "model/igvm_reader.h"
 
 const char *igvm_open(struct igvm_file *f, const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The PSP's launch of an IGVM image (svsm/psp_launch.h), in the order a
+ * The PSP's launch of an IGVM image (model/psp_launch.h), in the order a
  * QEMU (10.x, backends/igvm.c) + KVM (arch/x86/kvm/svm/sev.c) host hands
  * pages to SNP_LAUNCH_UPDATE, which is not quite file order:
  * - PAGE_DATA: QEMU gathers consecutive like pages into a region and
@@ -24,11 +24,12 @@
  * out->why. Not yet checked against real hardware
  * (docs/running-on-snp.md, "The launch digest").
  */
-#include "svsm/psp_launch.h"
+#include "model/psp_launch.h"
 
-#include "svsm/igvm_reader.h"
-#include "svsm/psp_model.h"
 #include "svsm/std.h"
+
+#include "model/igvm_reader.h"
+#include "model/psp_model.h"
 
 #include "psp_launch_area.h"
 

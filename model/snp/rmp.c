@@ -3,9 +3,9 @@
  * The RMP model. Freestanding: it owns no memory and calls nothing, so the
  * emu firmware and the hosted simulator link the same object.
  */
-#include "svsm/snpmodel.h"
-
 #include "abi/snp.h"
+
+#include "model/snpmodel.h"
 
 #define PAGE_SHIFT 12u
 #define PAGES_2M 512u

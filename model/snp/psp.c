@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The emulated PSP (svsm/psp_model.h). Its input, a guest message page,
+ * The emulated PSP (model/psp_model.h). Its input, a guest message page,
  * comes through the hypervisor and is untrusted: every header field is
  * checked before the tag, and the payload is used only once the tag
  * authenticated it. The model never sees SVSM memory except the pages it
@@ -9,10 +9,11 @@
 #include "svsm/crypto.h"
 #include "svsm/le.h"
 #include "svsm/plat.h"
-#include "svsm/psp_model.h"
 #include "svsm/std.h"
 
 #include "abi/svsm_attest.h"
+
+#include "model/psp_model.h"
 
 #define REPORT_VERSION 3u
 #define PAGE_INFO_LEN 0x70u

@@ -9,9 +9,9 @@
  * model, so the header and each entry are read once; every GFN is
  * checked against RAM (40 bits: no sum wraps).
  */
-#include "svsm/snpmodel.h"
-
 #include "abi/snp.h"
+
+#include "model/snpmodel.h"
 
 #include "kvm_internal.h"
 

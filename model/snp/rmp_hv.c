@@ -5,9 +5,9 @@
  * complete with that hypervisor behind them. The hardware itself is rmp.c.
  * Freestanding, shared by sim and emu.
  */
-#include "svsm/snpmodel.h"
-
 #include "abi/snp.h"
+
+#include "model/snpmodel.h"
 
 static uint64_t rmp_2m_base(uint64_t gpa)
 {

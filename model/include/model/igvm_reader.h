@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Reading an IGVM file (abi/igvm.h), freestanding: the emulated PSP's
- * launch (svsm/psp_launch.h), csvsm-igvm and the fuzzer share it. The
+ * launch (model/psp_launch.h), csvsm-igvm and the fuzzer share it. The
  * file is the host's, untrusted: every offset and length is checked
  * against the file before use, in 64-bit arithmetic, and a structure is
  * returned only once it and the file data it names lie inside the file.

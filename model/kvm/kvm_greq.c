@@ -9,9 +9,9 @@
  * request is copied once into the vCPU's own buffer before the PSP reads
  * it (KVM's guest_req_buf), so no other vCPU can change it mid-parse.
  */
-#include "svsm/snpmodel.h"
-
 #include "abi/snp.h"
+
+#include "model/snpmodel.h"
 
 #include "kvm_internal.h"
 

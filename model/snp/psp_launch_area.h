@@ -6,11 +6,11 @@
 #ifndef SNPMODEL_PSP_LAUNCH_AREA_H
 #define SNPMODEL_PSP_LAUNCH_AREA_H
 
-#include "svsm/igvm_reader.h"
-#include "svsm/psp_launch.h"
-#include "svsm/psp_model.h"
-
 #include "abi/snp.h"
+
+#include "model/igvm_reader.h"
+#include "model/psp_launch.h"
+#include "model/psp_model.h"
 
 #define LAUNCH_MAX_AREAS 64u
 

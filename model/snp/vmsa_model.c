@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "svsm/vmsa_model.h"
+#include "model/vmsa_model.h"
 
 enum vmsa_run_check vmsa_model_can_run(const struct rmp *rmp, uint64_t gpa,
 				       const struct snp_vmsa *vmsa,
