@@ -117,7 +117,8 @@ run-sim: setup
 check: setup
 	@$(MAKE) --no-print-directory check-all
 
-check-all: format-check banned-check layers-check tidy freestanding-check docs-check \
+check-all: format-check banned-check layers-check tcb-check tidy freestanding-check \
+	docs-check \
 	test test-snp test-asan emu-check emu-chip-check emu-hostile-check vtpm-check attest-check igvm-check \
 	igvm-host-check \
 	snp-image-check linux-check-test linux-repro-check linux-emu-check linux-hostile-check \

@@ -94,3 +94,9 @@ $(BUILD)/csvsm-linux.igvm: $(BIN)/csvsm-igvm $(SNP_FW) $(LINUX_KERNEL) \
 .PHONY: snp-image-check
 snp-image-check: $(SNP_FW)
 	@python3 test/snp/snp_image_check.py $(SNP_FW)
+
+# The firmware links no model of another party (model/, mk/sources.mk):
+# none of their symbols, by name or by prefix, is in its symbol table.
+.PHONY: tcb-check
+tcb-check: $(SNP_FW) $(call fw_objs,$(MODEL_SRCS)) scripts/check-tcb.py
+	@scripts/check-tcb.py $(SNP_FW) $(call fw_objs,$(MODEL_SRCS))

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Every include points down a floor (docs/architecture.md, "Floors").
+"""Every include points down a floor (docs/architecture.md, "Floors"),
+and none crosses a NEVER rule (the SVSM and the models stay apart).
 
 Maps each file under src/ and include/ to its floor and fails, with the
 including file and line, on a quoted #include of a file on a higher floor.
@@ -37,7 +38,7 @@ FLOORS = [
         "include/svsm/crypto.h", "include/svsm/libc.h",
     ]),
     # The other parties, as code (model/): linked by the harnesses, never
-    # by the SVSM firmware.
+    # by the SVSM firmware, and apart from it both ways (NEVER below).
     ("model/snp", [
         "model/snp/",
         "model/include/model/igvm_reader.h",
@@ -73,6 +74,20 @@ EXCEPTIONS = {
     # the simulator's internals.
     ("src/plat/sim/plat_sim.c", "sim/src/sim_internal.h"),
 }
+
+# Includes that no floor order may allow: the SVSM and the models of the
+# other parties are two stacks over the shared floors (abi, base, mem,
+# libraries). The SVSM (src/) never includes a model (model/ or its
+# headers), and a model never includes the SVSM's core or a platform (nor
+# the vTPM, protocols or entry, which sit between them).
+# (including file's prefix, floors it may never include, why)
+SVSM_FLOORS = {"vtpm", "core", "protocols", "entry", "platforms"}
+MODEL_FLOORS = {"model/snp", "model/kvm"}
+NEVER = [
+    ("src/", MODEL_FLOORS, "the SVSM never includes a model of another party"),
+    ("model/", SVSM_FLOORS,
+     "a model never includes the SVSM (its core, vTPM or platforms)"),
+]
 
 # The emulated machine (emu/) plays hardware, PSP and KVM: it links the
 # shared floors up to the models and the x86 architecture layer, never the
@@ -112,7 +127,10 @@ def main():
     os.chdir(root)
     bad = []
     used = set()
-    ceiling = [n for n, _ in FLOORS].index(MACHINE_CEILING)
+    names = [n for n, _ in FLOORS]
+    ceiling = names.index(MACHINE_CEILING)
+    for _a, floors, _why in NEVER:
+        assert floors <= set(names), floors
     edges = 0
     files = []
     for top in SCAN:
@@ -135,6 +153,14 @@ def main():
                     continue
                 edges += 1
                 up = floor_of(target)
+                never = [why for a, floors, why in NEVER
+                         if f.startswith(a) and up is not None and
+                         FLOORS[up][0] in floors]
+                if never:
+                    bad.append(f"{f}:{n}: includes {target} "
+                               f"({FLOORS[up][0]}): {never[0]} "
+                               "(docs/architecture.md)")
+                    continue
                 if (f.startswith(MACHINE) and up is not None and
                         up > ceiling and not target.startswith(MACHINE) and
                         not any(target.startswith(a)
@@ -161,7 +187,8 @@ def main():
         print(b, file=sys.stderr)
     if bad:
         return 1
-    print(f"layers-check: {edges} includes in {len(files)} files point down")
+    print(f"layers-check: {edges} includes in {len(files)} files point down, "
+          f"{len(NEVER)} never-rules hold")
     return 0
 
 
