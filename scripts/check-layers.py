@@ -19,6 +19,7 @@ FLOORS = [
     ("base", [
         "src/lib/",
         "include/svsm/acpi_loader.h", "include/svsm/addr.h",
+        "include/svsm/blockdev.h",
         "include/svsm/bzimage.h",
         "include/svsm/check.h", "include/svsm/cpuid_regs.h",
         "include/svsm/err.h",
