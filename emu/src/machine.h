@@ -21,6 +21,7 @@
 
 #include "abi/snp.h"
 
+#include "ap_post.h"
 #include "trap.h"
 #include "vmcb.h"
 
@@ -33,6 +34,7 @@ void mlock_drop(struct mlock *l);
 
 #define MACHINE_MAX_CPUS 16u
 #define MACHINE_VMPLS 4u
+_Static_assert(MACHINE_VMPLS == AP_POST_VMPLS, "a post slot per VMPL");
 #define PAGE 4096ull
 
 /* The guest vCPU's state the hardware keeps: one VMSA per VMPL (host
@@ -61,14 +63,9 @@ struct mcpu {
 	struct svm_gprs gprs;
 	struct mvcpu vcpu;
 	/* VMSAs the hypervisor posted for this CPU's vCPU (AP creation on
-	 * another CPU), one slot per VMPL as a multi-VMPL KVM keeps them, so
-	 * a VMPL0 and a VMPL1 creation that arrive together are both taken
-	 * (a second one for the same VMPL supersedes the first, as in KVM):
-	 * taken at the next loop turn. Under post_lock; post_pending (a VMPL
-	 * bit each) is also read without it, to know whether to look. */
-	uint64_t post_vmsa[MACHINE_VMPLS];
-	bool post_destroy[MACHINE_VMPLS];
-	unsigned post_pending;
+	 * another CPU), one slot per VMPL (ap_post.h), taken at the next loop
+	 * turn. Under post_lock. */
+	struct ap_posts posts;
 	/* An exception the hardware raises at the next VMRUN. */
 	uint64_t pending_event;
 	/* An event the hypervisor injects into a VMPL's VMSA when it next

@@ -832,19 +832,21 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 /* Posts from other CPUs' hypervisor work (AP creation), each VMPL's. */
 static void take_posts(struct mcpu *c)
 {
+	struct ap_post got[MACHINE_VMPLS];
 	unsigned vmpl;
 
-	if (__atomic_load_n(&c->post_pending, __ATOMIC_ACQUIRE) == 0) {
+	if (!ap_post_any(&c->posts)) {
 		return;
 	}
 	mlock_take(&c->post_lock);
+	ap_post_take(&c->posts, got);
+	mlock_drop(&c->post_lock);
 	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
-		if ((c->post_pending & (1u << vmpl)) == 0) {
+		if (!got[vmpl].taken) {
 			continue;
 		}
-		c->vcpu.vmsa_gpa[vmpl] =
-			c->post_destroy[vmpl] ? 0 : c->post_vmsa[vmpl];
-		if (!c->post_destroy[vmpl]) {
+		c->vcpu.vmsa_gpa[vmpl] = got[vmpl].vmsa;
+		if (!got[vmpl].destroy) {
 			/* A new VMSA starts in the x87/SSE init state; the
 			 * registers' state, if it was this VMPL's, is the old
 			 * VMSA's and nobody's now. */
@@ -856,19 +858,16 @@ static void take_posts(struct mcpu *c)
 			c->vcpu.held = false;
 		}
 	}
-	__atomic_store_n(&c->post_pending, 0, __ATOMIC_RELEASE);
-	mlock_drop(&c->post_lock);
 }
 
 void world_post(struct mcpu *target, unsigned vmpl, uint64_t gpa, bool destroy)
 {
-	MCHECK(vmpl < MACHINE_VMPLS);
+	bool posted;
+
 	mlock_take(&target->post_lock);
-	target->post_vmsa[vmpl] = gpa;
-	target->post_destroy[vmpl] = destroy;
-	__atomic_store_n(&target->post_pending,
-			 target->post_pending | (1u << vmpl), __ATOMIC_RELEASE);
+	posted = ap_post_put(&target->posts, vmpl, gpa, destroy);
 	mlock_drop(&target->post_lock);
+	MCHECK(posted);
 	if (target != mcpu_this()) {
 		lapic_send_ipi(target->apic_id, MACHINE_VEC_WAKEUP);
 	}
@@ -946,8 +945,7 @@ void world_hold(struct mcpu *c)
 static void idle(struct mcpu *c)
 {
 	__asm__ volatile("cli" ::: "memory");
-	if (__atomic_load_n(&c->post_pending, __ATOMIC_ACQUIRE) == 0 &&
-	    !pm_pending(c->index)) {
+	if (!ap_post_any(&c->posts) && !pm_pending(c->index)) {
 		/* STI's shadow covers HLT: no wake-up is lost between (an
 		 * NMI is: the host's grace period covers that). */
 		__asm__ volatile("sti; hlt; cli" ::: "memory");
