@@ -2,7 +2,7 @@
 # independent and must also build freestanding (freestanding-check).
 
 CORE_SRCS := $(sort $(wildcard src/core/*.c src/core/protocol/*.c \
-	src/mem/*.c src/lib/*.c src/vtpm/*.c))
+	src/mem/*.c src/lib/*.c src/vtpm/*.c src/dev/*.c))
 # TPM engines: libtpms with libcrypto. Hosted builds link the system
 # libraries; the firmware links the same archives through the libc layer.
 # The SVSM's own cryptography (src/crypto/) is libcrypto too, built alike.
@@ -26,7 +26,9 @@ X86_S_SRCS := $(sort $(wildcard src/arch/x86/*.S))
 # headers are model/include's, on no firmware include path.
 SNP_MODEL_SRCS := $(sort $(wildcard model/snp/*.c))
 KVM_MODEL_SRCS := $(sort $(wildcard model/kvm/*.c))
-MODEL_SRCS := $(SNP_MODEL_SRCS) $(KVM_MODEL_SRCS)
+# The host's devices: the virtio-blk device behind the SVSM's storage.
+DEV_MODEL_SRCS := $(sort $(wildcard model/dev/*.c))
+MODEL_SRCS := $(SNP_MODEL_SRCS) $(KVM_MODEL_SRCS) $(DEV_MODEL_SRCS)
 MODEL_INCLUDES := -Imodel/include
 SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
 # The snp platform: its GHCB client, boot and request loop, and its

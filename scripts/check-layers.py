@@ -47,9 +47,15 @@ FLOORS = [
         "model/include/model/psp_model.h", "model/include/model/snpmodel.h",
         "model/include/model/vmsa_model.h",
     ]),
+    # The host's devices (model/dev): the virtio-blk device behind the
+    # SVSM's storage, over nothing but the wire format.
+    ("model/dev", ["model/dev/", "model/include/model/virtio_blk.h"]),
     # The hypervisor's model (sim's, emu's): over the RMP and PSP models,
     # never reaching into the SVSM (core) or a platform.
     ("model/kvm", ["model/kvm/", "model/include/model/kvm.h"]),
+    # The SVSM's own device drivers (src/dev): its storage (blockdev.h)
+    # over the platform's MMIO and shared pages.
+    ("dev", ["src/dev/", "include/svsm/blockdev.h"]),
     ("vtpm", ["src/vtpm/", "src/engine/", "include/svsm/vtpm.h"]),
     ("core", [
         "src/core/",
@@ -82,8 +88,8 @@ EXCEPTIONS = {
 # headers), and a model never includes the SVSM's core or a platform (nor
 # the vTPM, protocols or entry, which sit between them).
 # (including file's prefix, floors it may never include, why)
-SVSM_FLOORS = {"vtpm", "core", "protocols", "entry", "platforms"}
-MODEL_FLOORS = {"model/snp", "model/kvm"}
+SVSM_FLOORS = {"dev", "vtpm", "core", "protocols", "entry", "platforms"}
+MODEL_FLOORS = {"model/snp", "model/dev", "model/kvm"}
 NEVER = [
     ("src/", MODEL_FLOORS, "the SVSM never includes a model of another party"),
     ("model/", SVSM_FLOORS,

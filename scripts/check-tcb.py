@@ -19,8 +19,9 @@ import sys
 
 # The models' name prefixes: rmp_* (the RMP), psp_* (the PSP and its
 # launch, psp_launch_*), launch_* (the launch's pages, VMSAs and areas),
-# igvm_* (the IGVM reader), kvm_* (the KVM model), vmsa_model_*.
-MODEL_PREFIX = re.compile(r"^(rmp|psp|launch|igvm|kvm|vmsa_model)_")
+# igvm_* (the IGVM reader), kvm_* (the KVM model), vmsa_model_*, vblk_*
+# (the host's virtio-blk device).
+MODEL_PREFIX = re.compile(r"^(rmp|psp|launch|igvm|kvm|vmsa_model|vblk)_")
 
 
 def symbols(path, defined_only=False):
