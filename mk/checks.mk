@@ -48,6 +48,7 @@ TIDY_SRCS := $(sort $(wildcard src/core/*.c src/core/protocol/*.c \
 	src/mem/*.c src/lib/*.c model/snp/*.c model/kvm/*.c model/dev/*.c \
 	src/dev/*.c src/vtpm/*.c src/engine/*.c \
 	src/crypto/*.c src/arch/x86/*.c src/plat/*/*.c src/plat/snp/hw/*.c \
+	src/plat/snp/linux/*.c \
 	sim/src/*.c tools/*/*.c emu/src/*.c test/linux/*.c))
 TIDY_FLAGS := -std=c11 -D_DEFAULT_SOURCE $(INCLUDES) -Isrc/arch/x86 \
 	-Isrc/plat/snp -Iemu/src

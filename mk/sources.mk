@@ -31,12 +31,13 @@ DEV_MODEL_SRCS := $(sort $(wildcard model/dev/*.c))
 MODEL_SRCS := $(SNP_MODEL_SRCS) $(KVM_MODEL_SRCS) $(DEV_MODEL_SRCS)
 MODEL_INCLUDES := -Imodel/include
 SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
-# The snp platform: its GHCB client, boot and request loop, and its
-# platform operations (plat_snp.c), over the seam snp_hw.h. The hardware
-# side of the seam is src/plat/snp/hw (mk/snp.mk); the simulator's is
-# sim/src/ghcb_hv.c (the hypervisor: an adapter over model/kvm) and
-# sim/src/snp_insn_sim.c (the CPU: the RMP model).
-SNP_PLAT_SRCS := $(sort $(wildcard src/plat/snp/*.c))
+# The snp platform: its GHCB client, boot and request loop, its Linux
+# loader (src/plat/snp/linux) and its platform operations (plat_snp.c),
+# over the seam snp_hw.h. The hardware side of the seam is
+# src/plat/snp/hw (mk/snp.mk); the simulator's is sim/src/ghcb_hv.c (the
+# hypervisor: an adapter over model/kvm) and sim/src/snp_insn_sim.c (the
+# CPU: the RMP model).
+SNP_PLAT_SRCS := $(sort $(wildcard src/plat/snp/*.c src/plat/snp/linux/*.c))
 SNP_PLAT_OPS_SRCS := src/plat/snp/plat_snp.c
 SIM_SNP_INSN_SRCS := sim/src/snp_insn_sim.c
 SIM_SRCS := $(filter-out $(SIM_SNP_INSN_SRCS),\

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz the Linux loader's e820 builder (src/plat/snp/linux_e820.c) on the
+ * Fuzz the Linux loader's e820 builder (src/plat/snp/linux/linux_e820.c) on the
  * host's memory map: the fuzzer's first 16 bytes place the loader's
  * holes, the rest is the IGVM memory map (snp_memory_map, then
  * linux_e820_build). Checks on an accepted table: 2..128 entries, sorted
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/plat/snp/linux_boot.h"
+#include "../../src/plat/snp/linux/linux_boot.h"
 #include "../../src/plat/snp/snp_boot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

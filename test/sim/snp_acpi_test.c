@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * snp_acpi_load (src/plat/snp/snp_acpi.c) in the simulator, whose
+ * snp_acpi_load (src/plat/snp/linux/snp_acpi.c) in the simulator, whose
  * hypervisor model has no fw_cfg: every IN answers SIM_GHCB_IN_VALUE, so
  * the signature is not "QEMU". The SVSM must say so, return no RSDP and
  * leave the region zeroed, not with the bytes that were there; its fw_cfg
@@ -18,7 +18,7 @@
 #include "abi/ghcb.h"
 
 #include "../../src/plat/snp/ghcb.h"
-#include "../../src/plat/snp/snp_acpi.h"
+#include "../../src/plat/snp/linux/snp_acpi.h"
 #include "../../src/plat/snp/snp_boot.h"
 #include "../framework/test.h"
 #include "guest.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The snp firmware as Linux's loader (src/plat/snp/linux_boot.c) on the
+ * The snp firmware as Linux's loader (src/plat/snp/linux/linux_boot.c) on the
  * simulated machine: a layout as csvsm-igvm --linux writes it, scaled to
  * the simulator's 64 MiB (the SVSM at 16 MiB, the kernel at 20 MiB).
  * Truths: boot.rst's 64-bit protocol (entry + 0x200, RSI = boot_params,

@@ -10,7 +10,7 @@
 #include "svsm/bzimage.h"
 #include "svsm/le.h"
 
-#include "../../src/plat/snp/linux_boot.h"
+#include "../../src/plat/snp/linux/linux_boot.h"
 #include "../../src/plat/snp/vc.h"
 #include "../framework/test.h"
 

@@ -2,7 +2,7 @@
 /*
  * csvsm-igvm --linux-entry startup_64: the kernel proper out of a bzImage
  * (tools/igvm/vmlinux.c) and the layout it makes (linux_image.c), which
- * the firmware's check (src/plat/snp/linux_layout.c) must pass. Truths:
+ * the firmware's check (src/plat/snp/linux/linux_layout.c) must pass. Truths:
  * boot.rst (payload_offset and payload_length from the protected-mode
  * part), Linux's size_append (the decompressed size after a zstd
  * payload; gzip's ISIZE), the ELF64 spec, and Debian's 6.18 vmlinux (two
@@ -21,7 +21,7 @@
 #include "abi/csvsm_boot.h"
 #include "abi/linux_boot.h"
 
-#include "../../src/plat/snp/linux_boot.h"
+#include "../../src/plat/snp/linux/linux_boot.h"
 #include "../../tools/igvm/linux_image.h"
 #include "../../tools/igvm/vmlinux.h"
 #include "../framework/test.h"

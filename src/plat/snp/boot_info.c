@@ -11,7 +11,7 @@
 
 #include "abi/snp.h"
 
-#include "linux_boot.h"
+#include "linux/linux_boot.h"
 #include "snp_boot.h"
 
 #define PAGE 4096ull

@@ -18,7 +18,7 @@
 #include "abi/ghcb.h"
 #include "abi/snp.h"
 
-#include "linux_boot.h"
+#include "linux/linux_boot.h"
 #include "snp_boot.h"
 #include "snp_hv.h"
 #include "snp_hw.h"

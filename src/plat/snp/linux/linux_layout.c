@@ -13,8 +13,8 @@
 
 #include "abi/snp.h"
 
+#include "../vc.h"
 #include "linux_boot.h"
-#include "vc.h"
 
 #define PAGE 4096ull
 #define GIB4 0x100000000ull

@@ -26,7 +26,7 @@
 #include "svsm/terminate.h"
 #include "svsm/vtpm.h"
 
-#include "ghcb.h"
+#include "../ghcb.h"
 #include "linux_boot.h"
 
 #define PAGE 4096ull

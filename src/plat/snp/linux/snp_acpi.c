@@ -31,8 +31,8 @@
 
 #include "abi/ghcb.h"
 
-#include "ghcb.h"
-#include "snp_main.h"
+#include "../ghcb.h"
+#include "../snp_main.h"
 
 #define FW_CFG_PORT_SEL 0x510u
 #define FW_CFG_PORT_DATA 0x511u

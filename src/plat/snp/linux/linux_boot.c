@@ -31,7 +31,7 @@
 #include "abi/snp_cpuid.h"
 #include "abi/x86_regs.h"
 
-#include "ghcb.h"
+#include "../ghcb.h"
 #include "snp_acpi.h"
 
 #define PAGE 4096ull
