@@ -6,7 +6,8 @@
 #                      [--log FILE] [--interactive]
 #                      [--guest-kernel FILE] [--guest-initrd FILE]
 #                      [--guest-append STRING] [--max-ram-below-4g SIZE]
-#                      [--chip NAME] [-- EXTRA-QEMU-ARGS...]
+#                      [--chip NAME] [--blk FILE] [--blk-size SIZE]
+#                      [-- EXTRA-QEMU-ARGS...]
 # QEMU's status is (value << 1) | 1 of what was written to isa-debug-exit:
 # 33 the guest passed, 35 the guest reported failures, 37 the guest asked
 # to terminate, 243 the guest reset the VM, 245 the guest powered off
@@ -31,6 +32,12 @@
 # PSP derives, MSG_KEY_REQ) is build/chips/NAME, made from the host's
 # /dev/urandom on first use and kept: runs on one chip derive the same
 # keys (default: the chip "default").
+# --blk FILE: the SVSM's block device (its persistent store, issue 28),
+# backed by FILE on the host, which outlives the VM: QEMU's virtio-blk-pci
+# in legacy mode, which the machine drives itself and serves to the SVSM
+# (VMPL0) as a virtio-mmio device (docs/emu.md, "The SVSM's block
+# device"). A missing FILE is made, --blk-size bytes of zeros (K, M or G;
+# default 1M). Without --blk the SVSM has no device.
 # Without --interactive the console is watched for the guest firmware's
 # own reports of a dead end, where it would spin until the timeout:
 # OVMF's exception banner ("!!!! X64 Exception Type", then its register
@@ -54,6 +61,8 @@ guest_initrd=""
 guest_append=""
 max_low=""
 chip=default
+blk=""
+blk_size=1M
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image) image=$2; shift 2 ;;
@@ -69,6 +78,8 @@ while [ $# -gt 0 ]; do
 	--guest-append) guest_append=$2; shift 2 ;;
 	--max-ram-below-4g) max_low=$2; shift 2 ;;
 	--chip) chip=$2; shift 2 ;;
+	--blk) blk=$2; shift 2 ;;
+	--blk-size) blk_size=$2; shift 2 ;;
 	--interactive)
 		serial=(-chardev stdio,id=com1,mux=on,signal=off
 			-serial chardev:com1)
@@ -121,6 +132,30 @@ if [ ! -f "$chip_file" ]; then
 	echo "emu-run: a new chip, $chip_file"
 fi
 fwcfg+=(-fw_cfg "name=opt/csvsm/chip,file=$chip_file")
+# The SVSM's block device: the host's file behind QEMU's virtio-blk-pci,
+# legacy only (an I/O BAR the machine polls: no MSI-X vectors, one
+# queue). A new file is made aside and moved in without overwriting, as
+# the chip file is.
+devices=()
+if [ -n "$blk" ]; then
+	case $blk_size in
+	[1-9]*[0-9KMG] | [1-9]) ;;
+	*)
+		echo "emu-run: --blk-size $blk_size: bytes, or with K, M or G" >&2
+		exit 2
+		;;
+	esac
+	if [ ! -e "$blk" ]; then
+		mkdir -p "$(dirname "$blk")"
+		blk_tmp=$(mktemp "$blk.XXXXXX")
+		truncate -s "$blk_size" "$blk_tmp"
+		mv -n "$blk_tmp" "$blk"
+		rm -f "$blk_tmp"
+		echo "emu-run: a new block device file, $blk ($blk_size)"
+	fi
+	devices=(-drive "file=${blk//,/,,},format=raw,if=none,id=csvsm-blk,cache=writeback"
+		-device "virtio-blk-pci,drive=csvsm-blk,disable-modern=on,disable-legacy=off,vectors=0,num-queues=1")
+fi
 if [ -n "$hv" ]; then
 	printf '%s' "$hv" >"build/machine/hv-$hv"
 	fwcfg+=(-fw_cfg "name=opt/csvsm/hv,file=build/machine/hv-$hv")
@@ -213,7 +248,7 @@ timeout --foreground -k 5 "$limit" \
 	-smp "$smp" -m "$mem" -display none "${serial[@]}" -monitor none \
 	-qmp "unix:$qmp,server=on,wait=off" \
 	-no-reboot -nodefaults -kernel "$machine" "${fwcfg[@]}" \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@" 2>&1 |
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 "${devices[@]}" "$@" 2>&1 |
 	if [ "${serial[0]}" = -serial ]; then
 		console_watch | tee "$log"
 	else

@@ -33,7 +33,7 @@ uint32_t host_pci_read32(uint32_t bdf, uint32_t reg)
 	return v;
 }
 
-static void write32(uint32_t bdf, uint32_t reg, uint32_t v)
+void host_pci_write32(uint32_t bdf, uint32_t reg, uint32_t v)
 {
 	conf_select(bdf, reg);
 	__asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(CONF_DATA));
@@ -49,7 +49,7 @@ static void master_off(uint32_t bdf, uint32_t id)
 	if ((cmd & CMD_BUS_MASTER) == 0) {
 		return;
 	}
-	write32(bdf, REG_COMMAND, cmd & 0xFFFFu & ~CMD_BUS_MASTER);
+	host_pci_write32(bdf, REG_COMMAND, cmd & 0xFFFFu & ~CMD_BUS_MASTER);
 	cmd = host_pci_read32(bdf, REG_COMMAND);
 	mlog("machine: bus mastering %s on QEMU's %02x:%02x.%x (%04x:%04x)",
 	     (cmd & CMD_BUS_MASTER) == 0 ? "off" : "STILL ON", bdf >> 8,

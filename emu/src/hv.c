@@ -28,6 +28,7 @@
 #include "hv_kvmclock.h"
 #include "hv_mmio.h"
 #include "hv_msr.h"
+#include "hv_vblk.h"
 #include "layout.h"
 #include "psp.h"
 #include "rmp.h"
@@ -403,6 +404,7 @@ void hv_init(enum hv_mode m)
 	psp_set_fault(mode_psp[m]);
 	hv_apic_init(n);
 	hv_io_init();
+	hv_vblk_init(); /* after hv_io_init: bus mastering is off */
 	hv_kvmclock_init();
 	lie = mode_kvm[m];
 	lie_when = mode_when[m];
