@@ -66,6 +66,7 @@ void hv_stop(unsigned exit_value)
 {
 	mlock_take(&term_lock); /* one CPU ends the VM */
 	hv_io_flush();
+	hv_vblk_report();
 	world_report();
 	machine_exit(exit_value);
 }

@@ -6,6 +6,7 @@
 #include "hv_apic.h"
 #include "hv_ioapic.h"
 #include "hv_pci.h"
+#include "hv_vblk.h"
 
 #define XAPIC_BASE 0xFEE00000ull
 #define XAPIC_SIZE 0x1000ull
@@ -15,6 +16,9 @@ void hv_mmio(struct mcpu *c, unsigned vmpl, uint64_t gpa, unsigned len,
 {
 	uint32_t v = 0;
 
+	if (hv_vblk_mmio(vmpl, gpa, len, write, data)) {
+		return; /* the SVSM's virtio-mmio slots, VMPL0's only */
+	}
 	if (vmpl == HV_APIC_VMPL && gpa >= XAPIC_BASE &&
 	    gpa - XAPIC_BASE < XAPIC_SIZE && len == 4) {
 		memcpy(&v, data, 4);

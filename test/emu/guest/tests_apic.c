@@ -10,6 +10,8 @@
  */
 #include "svsm/std.h"
 
+#include "abi/virtio_mmio.h"
+
 #include "guest.h"
 #include "port_io.h"
 
@@ -234,6 +236,13 @@ static void mmio_devices(void)
 	CHECK_EQ(mmio(false, IOAPIC + 0x10, 4, 0), 0x01000000);
 	CHECK_EQ(mmio(false, HPET, 8, 0), ~0ull); /* no HPET */
 	mmio(true, HPET + 0x10, 8, 1);		  /* dropped */
+	/* The SVSM's virtio-mmio slots (its block device) are VMPL0's: at
+	 * VMPL1 no device, not even an empty transport's magic. */
+	(void)mmio(true, VIRTIO_MMIO_SVSM_BASE + VIRTIO_MMIO_STATUS, 4, 1);
+	CHECK_EQ(mmio(false, VIRTIO_MMIO_SVSM_BASE + VIRTIO_MMIO_MAGIC, 4, 0),
+		 0xFFFFFFFFull);
+	CHECK_EQ(mmio(false, VIRTIO_MMIO_SVSM_BASE + VIRTIO_MMIO_STATUS, 4, 0),
+		 0xFFFFFFFFull);
 	/* COM1's THRE interrupt through IO-APIC pin 4 to this CPU, as the
 	 * 8250 driver enables it. */
 	(void)mmio(true, IOAPIC, 4, 0x10 + 2 * 4 + 1);
