@@ -119,7 +119,7 @@ check: setup
 
 check-all: format-check banned-check layers-check tcb-check tidy freestanding-check \
 	docs-check \
-	test test-snp test-asan emu-check emu-chip-check emu-hostile-check vtpm-check attest-check igvm-check \
+	test test-snp test-asan emu-check emu-chip-check emu-blk-check emu-hostile-check vtpm-check attest-check igvm-check \
 	igvm-host-check \
 	snp-image-check linux-check-test linux-repro-check linux-emu-check linux-hostile-check \
 	linux-stable-check \
@@ -133,6 +133,13 @@ check-all: format-check banned-check layers-check tcb-check tidy freestanding-ch
 .PHONY: emu-chip-check
 emu-chip-check: $(MACHINE_ELF) $(EMU_IMAGE)
 	@scripts/emu-chip-check.sh $(EMU_IMAGE)
+
+# The SVSM's block device: the host's file (emu-run.sh --blk) found by the
+# machine and served at the SVSM's slot, VMPL0's only; the file made at
+# its size and kept (scripts/emu-blk-check.sh; four runs).
+.PHONY: emu-blk-check
+emu-blk-check: $(MACHINE_ELF) $(EMU_IMAGE)
+	@scripts/emu-blk-check.sh $(EMU_IMAGE)
 
 # A newcomer's first run: `make run </dev/null` in a fresh clone of HEAD,
 # nothing built, the kits cached outside the tree reused; the clone is
