@@ -31,6 +31,7 @@
 #include "model/virtio_blk.h"
 
 #include "host_blk.h"
+#include "hv_dma.h"
 #include "layout.h"
 #include "machine.h"
 #include "rmp.h"
@@ -45,43 +46,20 @@ static uint64_t ops_logged;
 
 /* ---- the device's DMA: shared guest pages only ---- */
 
-/* Under rmp_lock: the host bytes of [@gpa, @gpa + @len) if all of it is
- * guest memory the RMP says is shared, in one page, without the C-bit. */
-static uint8_t *shared_span(uint64_t gpa, size_t len)
+static uint8_t *host_bytes(uint64_t gpa, uint64_t len)
 {
-	if (len == 0 || (gpa & MACHINE_C_MASK) != 0 ||
-	    gpa % PAGE + len > PAGE ||
-	    rmp_check_shared_access(&machine_rmp, gpa) != RMP_ACCESS_OK) {
-		return NULL;
-	}
 	return guest_ptr(gpa, len);
 }
 
+/* The whole copy under rmp_lock: a page the guest converts meanwhile
+ * waits for it (hv_dma.h). */
 static bool mem_copy(uint64_t gpa, uint8_t *mine, size_t len, bool to_guest)
 {
-	bool ok = true;
+	bool ok;
 
-	if (len == 0 || gpa > UINT64_MAX - len) {
-		return len == 0;
-	}
 	rmp_lock();
-	while (len > 0 && ok) {
-		size_t n = (size_t)(PAGE - gpa % PAGE);
-		uint8_t *host;
-
-		n = n < len ? n : len;
-		host = shared_span(gpa, n);
-		if (host == NULL) {
-			ok = false;
-		} else if (to_guest) {
-			memcpy(host, mine, n);
-		} else {
-			memcpy(mine, host, n);
-		}
-		gpa += n;
-		mine += n;
-		len -= n;
-	}
+	ok = hv_dma_copy(&machine_rmp, host_bytes, MACHINE_C_MASK, gpa, mine,
+			 len, to_guest);
 	rmp_unlock();
 	return ok;
 }
