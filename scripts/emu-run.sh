@@ -7,7 +7,7 @@
 #                      [--guest-kernel FILE] [--guest-initrd FILE]
 #                      [--guest-append STRING] [--max-ram-below-4g SIZE]
 #                      [--chip NAME] [--blk FILE] [--blk-size SIZE]
-#                      [-- EXTRA-QEMU-ARGS...]
+#                      [--blk-lie LIE] [-- EXTRA-QEMU-ARGS...]
 # QEMU's status is (value << 1) | 1 of what was written to isa-debug-exit:
 # 33 the guest passed, 35 the guest reported failures, 37 the guest asked
 # to terminate, 243 the guest reset the VM, 245 the guest powered off
@@ -37,7 +37,9 @@
 # in legacy mode, which the machine drives itself and serves to the SVSM
 # (VMPL0) as a virtio-mmio device (docs/emu.md, "The SVSM's block
 # device"). A missing FILE is made, --blk-size bytes of zeros (K, M or G;
-# default 1M). Without --blk the SVSM has no device.
+# default 1M). Without --blk the SVSM has no device. --blk-lie LIE: the
+# device answers the SVSM's requests with a hostile host's lie (used-idx,
+# used-id, used-len, status, never-complete, ioerr: emu/src/hv_vblk.c).
 # Without --interactive the console is watched for the guest firmware's
 # own reports of a dead end, where it would spin until the timeout:
 # OVMF's exception banner ("!!!! X64 Exception Type", then its register
@@ -63,6 +65,7 @@ max_low=""
 chip=default
 blk=""
 blk_size=1M
+blk_lie=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image) image=$2; shift 2 ;;
@@ -80,6 +83,7 @@ while [ $# -gt 0 ]; do
 	--chip) chip=$2; shift 2 ;;
 	--blk) blk=$2; shift 2 ;;
 	--blk-size) blk_size=$2; shift 2 ;;
+	--blk-lie) blk_lie=$2; shift 2 ;;
 	--interactive)
 		serial=(-chardev stdio,id=com1,mux=on,signal=off
 			-serial chardev:com1)
@@ -155,6 +159,19 @@ if [ -n "$blk" ]; then
 	fi
 	devices=(-drive "file=${blk//,/,,},format=raw,if=none,id=csvsm-blk,cache=writeback"
 		-device "virtio-blk-pci,drive=csvsm-blk,disable-modern=on,disable-legacy=off,vectors=0,num-queues=1")
+fi
+if [ -n "$blk_lie" ]; then
+	case $blk_lie in
+	'' | *[!a-z-]*)
+		echo "emu-run: --blk-lie $blk_lie: a lie's name" >&2
+		exit 2
+		;;
+	esac
+	if [ -z "$blk" ]; then
+		echo "emu-run: --blk-lie needs --blk FILE" >&2
+		exit 2
+	fi
+	fwcfg+=(-fw_cfg "name=opt/csvsm/blk-lie,string=$blk_lie")
 fi
 if [ -n "$hv" ]; then
 	printf '%s' "$hv" >"build/machine/hv-$hv"

@@ -30,6 +30,7 @@
 
 #include "model/virtio_blk.h"
 
+#include "fwcfg.h"
 #include "host_blk.h"
 #include "hv_dma.h"
 #include "layout.h"
@@ -120,8 +121,46 @@ static bool be_flush(void *ctx)
 	return ok;
 }
 
+/* The device's lies (the model's enum vblk_behaviour), by the name
+ * emu-run.sh --blk-lie gives: a hostile host's answers to the SVSM's
+ * driver, as sim's tests tell them. */
+static const char *const lie_names[] = {
+	[VBLK_HONEST] = "honest",
+	[VBLK_LIE_USED_IDX] = "used-idx",
+	[VBLK_LIE_USED_ID] = "used-id",
+	[VBLK_LIE_USED_LEN] = "used-len",
+	[VBLK_LIE_STATUS] = "status",
+	[VBLK_NEVER_COMPLETE] = "never-complete",
+	[VBLK_IOERR] = "ioerr",
+};
+
+/* fw_cfg opt/csvsm/blk-lie: the lie's name; none: honest. */
+static enum vblk_behaviour lie_from_fwcfg(void)
+{
+	char name[24];
+	uint32_t size = 0;
+	uint16_t sel = 0;
+	unsigned i;
+
+	if (!fwcfg_file("opt/csvsm/blk-lie", &size, &sel)) {
+		return VBLK_HONEST;
+	}
+	memset(name, 0, sizeof(name));
+	if (size == 0 || size >= sizeof(name) ||
+	    !fwcfg_read_file(sel, name, size)) {
+		machine_panic("opt/csvsm/blk-lie: unreadable");
+	}
+	for (i = 0; i < ARRAY_SIZE(lie_names); i++) {
+		if (lie_names[i] != NULL && str_eq(name, lie_names[i])) {
+			return (enum vblk_behaviour)i;
+		}
+	}
+	machine_panic("opt/csvsm/blk-lie: unknown lie '%s'", name);
+}
+
 void hv_vblk_init(void)
 {
+	enum vblk_behaviour lie = VBLK_HONEST;
 	const struct vblk_mem mem = {
 		.read = mem_read, .write = mem_write, .ctx = NULL};
 	struct vblk_backend be = {
@@ -143,6 +182,13 @@ void hv_vblk_init(void)
 	     "VMPL0 only): %llu sectors",
 	     (unsigned long long)VIRTIO_MMIO_SVSM_BASE,
 	     (unsigned long long)be.sectors);
+	lie = lie_from_fwcfg();
+	if (lie != VBLK_HONEST) {
+		vblk_set_behaviour(&dev, lie);
+		mlog("hypervisor lies (blk-lie %s) to the SVSM: its block "
+		     "device answers every request so",
+		     lie_names[lie]);
+	}
 }
 
 /* ---- the slots ---- */
