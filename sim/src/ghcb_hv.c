@@ -23,6 +23,7 @@
 
 #include "model/psp_model.h"
 
+#include "../../src/plat/snp/snp_hv.h"
 #include "../../src/plat/snp/snp_hw.h"
 #include "../../src/plat/snp/snp_main.h"
 #include "sim_internal.h"

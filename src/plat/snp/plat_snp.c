@@ -15,8 +15,8 @@
 #include "abi/snp.h"
 
 #include "ghcb.h"
+#include "snp_cpu.h"
 #include "snp_hw.h"
-#include "snp_main.h"
 
 enum snp_ret plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
 			    bool *unchanged)

@@ -7,6 +7,9 @@
 
 #include "abi/ghcb.h"
 
+#include "snp_cpu.h"
+#include "snp_hw.h"
+
 void snp_hv_doorbell_register(struct ghcb_cpu *g, gpa_t gpa)
 {
 	struct ghcb_in in = {.exit_code = SVM_VMGEXIT_HV_DOORBELL,
@@ -39,4 +42,18 @@ void snp_hv_handle(uint8_t *doorbell)
 			 "snp: #HV signalled events 0x%x; the SVSM asks for"
 			 " none",
 			 events);
+}
+
+void snp_hv_entry(void)
+{
+	struct snp_cpu *c = snp_hw_this_cpu();
+
+	/* An #HV before this CPU registered its doorbell page: nothing
+	 * the SVSM asked for can be pending. */
+	if (c == NULL || !c->online) {
+		SNP_TERMINATE_HV(TERM_CSVSM_UNEXPECTED_EVENT,
+				 "snp: #HV before the doorbell was"
+				 " registered");
+	}
+	snp_hv_handle(c->doorbell);
 }

@@ -27,4 +27,10 @@ void snp_hv_doorbell_register(struct ghcb_cpu *g, gpa_t gpa);
  */
 void snp_hv_handle(uint8_t *doorbell);
 
+/**
+ * What the #HV exception entry calls: snp_hv_handle() on the calling
+ * CPU's doorbell; before that CPU registered one, terminate.
+ */
+void snp_hv_entry(void);
+
 #endif /* SNP_HV_H */

@@ -9,79 +9,32 @@
  */
 #include "snp_main.h"
 
-#include "svsm/check.h"
-#include "svsm/log.h"
 #include "svsm/request.h"
 #include "svsm/std.h"
 #include "svsm/terminate.h"
 
-#include "abi/ghcb.h"
 #include "abi/snp.h"
 
 #include "linux/linux_boot.h"
 #include "snp_boot.h"
-#include "snp_hv.h"
 #include "snp_hw.h"
 
 #define PAGE SNP_PAGE_SIZE
-#define COM1 0x3F8u
-#define IOIO_OUT8(port)                                                        \
-	(((uint64_t)(port) << SVM_IOIO_PORT_SHIFT) | SVM_IOIO_SZ8 |            \
-	 SVM_IOIO_A16)
-
-static struct snp_platform snp;
-
-struct snp_platform *snp_platform(void)
-{
-	return &snp;
-}
-
-void snp_bad_boot(const char *why)
-{
-	SNP_TERMINATE_HV(TERM_CSVSM_BAD_BOOT_INFO, "snp: boot: %s", why);
-}
-
-void snp_cpu_online(struct snp_cpu *c)
-{
-	ghcb_cpu_init(&c->ghcb, c->ghcb_gpa);
-	snp_make_shared(&c->ghcb, c->doorbell_gpa, 1);
-	c->doorbell = snp_hw_map_shared(c->doorbell_gpa);
-	if (c->doorbell == NULL) {
-		SNP_TERMINATE_HV(TERM_CSVSM_PSC_FAILED,
-				 "snp: #HV doorbell page 0x%llx not mappable"
-				 " as shared",
-				 (unsigned long long)gpa_val(c->doorbell_gpa));
-	}
-	snp_hv_doorbell_register(&c->ghcb, c->doorbell_gpa);
-	c->online = true;
-}
-
-static struct snp_cpu *this_cpu(void)
-{
-	struct snp_cpu *c = snp_hw_this_cpu();
-
-	CHECK(c != NULL && c->online);
-	return c;
-}
-
-struct ghcb_cpu *snp_this_ghcb(void)
-{
-	return &this_cpu()->ghcb;
-}
 
 gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	       const uint8_t *memory_map, size_t map_len,
 	       const uint32_t *apic_ids, unsigned cpu_count,
 	       const struct vtpm_engine *vtpm, uint64_t cr3)
 {
-	struct snp_cpu *boot = &snp.boot_cpu;
+	struct snp_platform *snp = snp_platform();
+	struct snp_cpu *boot = &snp->boot_cpu;
 	struct mem_range ram[MEMMAP_MAX_RAM];
 	struct svsm_boot_info info;
 	gpa_t shared, boot_vmsa = gpa_init(0);
 	unsigned n = 0, i;
 	const char *why;
 
-	memset(&snp, 0, sizeof(snp));
+	memset(snp, 0, sizeof(*snp));
 	(void)snp_check_sev_status();
 	(void)ghcb_msr_negotiate();
 	(void)ghcb_msr_hv_features();
@@ -107,7 +60,7 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	snp_cpu_online(boot);
 	snp_make_shared(&boot->ghcb, gpa_init(gpa_val(shared) + 2 * PAGE),
 			CSVSM_SHARED_PAGES - 2);
-	snp.greq = (struct snp_greq){
+	snp->greq = (struct snp_greq){
 		.ghcb = &boot->ghcb,
 		.req_gpa = gpa_init(gpa_val(shared) + 2 * PAGE),
 		.rsp_gpa = gpa_init(gpa_val(shared) + 3 * PAGE),
@@ -120,19 +73,19 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	};
 	/* Every certificate page, not only the first: the buffer is
 	 * CSVSM_SHARED_PAGES - 4 pages the hypervisor writes. */
-	for (i = 1; snp.greq.certs != NULL && i < snp.greq.certs_pages; i++) {
+	for (i = 1; snp->greq.certs != NULL && i < snp->greq.certs_pages; i++) {
 		if (snp_hw_map_shared(gpa_init(gpa_val(shared) +
 					       (4 + i) * PAGE)) == NULL) {
-			snp.greq.certs = NULL;
+			snp->greq.certs = NULL;
 		}
 	}
-	if (snp.greq.req == NULL || snp.greq.rsp == NULL ||
-	    snp.greq.certs == NULL) {
+	if (snp->greq.req == NULL || snp->greq.rsp == NULL ||
+	    snp->greq.certs == NULL) {
 		SNP_TERMINATE_HV(TERM_CSVSM_PSC_FAILED,
 				 "snp: guest message pages not mappable as"
 				 " shared");
 	}
-	snp.ready = true;
+	snp->ready = true;
 	for (i = 0; i < cpu_count; i++) {
 		info.apic_ids[i] = apic_ids[i];
 	}
@@ -144,7 +97,7 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	if (svsm_init(&info, &boot_vmsa) != SVSM_OK) {
 		snp_bad_boot("the SVSM did not start");
 	}
-	snp.guest_vmpl = info.guest_vmpl;
+	snp->guest_vmpl = info.guest_vmpl;
 	if (params->guest_entry_mode == CSVSM_GUEST_ENTRY_LINUX) {
 		snp_linux_load(params, ram, n, boot_vmsa);
 	} else {
@@ -157,28 +110,14 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 	/* The guest's boot vCPU: its VMSA at its VMPL on this CPU's APIC
 	 * ID, which run-VMPL then runs. svsm_init() made the page a VMSA;
 	 * the features are what svsm_init() checked. */
-	ghcb_ap_create(&boot->ghcb, boot->apic_id, boot_vmsa, snp.guest_vmpl,
+	ghcb_ap_create(&boot->ghcb, boot->apic_id, boot_vmsa, snp->guest_vmpl,
 		       params->guest_sev_features);
 	return boot_vmsa;
 }
 
-void snp_hv_entry(void)
-{
-	struct snp_cpu *c = snp_hw_this_cpu();
-
-	/* An #HV before this CPU registered its doorbell page: nothing
-	 * the SVSM asked for can be pending. */
-	if (c == NULL || !c->online) {
-		SNP_TERMINATE_HV(TERM_CSVSM_UNEXPECTED_EVENT,
-				 "snp: #HV before the doorbell was"
-				 " registered");
-	}
-	snp_hv_handle(c->doorbell);
-}
-
 void snp_run_guest(void)
 {
-	ghcb_run_vmpl(&this_cpu()->ghcb, snp.guest_vmpl);
+	ghcb_run_vmpl(snp_this_ghcb(), snp_platform()->guest_vmpl);
 }
 
 enum request_outcome snp_serve(struct svsm_cpu *cpu)
@@ -187,37 +126,4 @@ enum request_outcome snp_serve(struct svsm_cpu *cpu)
 
 	snp_run_guest();
 	return out;
-}
-
-void snp_console_write(const char *s, size_t len)
-{
-	struct snp_cpu *c = snp_hw_this_cpu();
-	size_t i;
-
-	/* No GHCB yet: nowhere to write. Already writing: a GHCB failure
-	 * is being logged from inside the console's own GHCB call, and the
-	 * termination that follows says what happened. */
-	if (c == NULL || !c->online || c->console_busy) {
-		return;
-	}
-	c->console_busy = true;
-	for (i = 0; i < len; i++) {
-		struct ghcb_in in = {.exit_code = SVM_EXIT_IOIO,
-				     .info1 = IOIO_OUT8(COM1),
-				     .rax = (uint8_t)s[i],
-				     .has_rax = true};
-		struct ghcb_out out;
-
-		ghcb_call(&c->ghcb, &in, &out);
-	}
-	c->console_busy = false;
-}
-
-uint64_t snp_plat_guest_request(const void *req, void *rsp, void *certs,
-				size_t *certs_len)
-{
-	/* The guest-message lock serialises requests; the GHCB is the
-	 * calling CPU's. */
-	snp.greq.ghcb = snp_this_ghcb();
-	return snp_guest_request(&snp.greq, req, rsp, certs, certs_len);
 }

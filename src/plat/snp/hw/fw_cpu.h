@@ -10,7 +10,9 @@
 
 #include <stdint.h>
 
-#include "../snp_main.h"
+#include "svsm/memmap.h"
+
+#include "../snp_cpu.h"
 #include "../vc.h"
 #include "trap.h"
 

@@ -192,31 +192,3 @@ void snp_fw_ap_main(struct snp_fw_cpu *fw)
 		(void)snp_serve(cpu);
 	}
 }
-
-/* The snp_hw.h operations that need the per-CPU block. */
-struct snp_cpu *snp_hw_this_cpu(void)
-{
-	return snp_fs_block()->cpu;
-}
-
-void snp_hw_set_cpu(struct snp_cpu *c)
-{
-	snp_fs_block()->cpu = c;
-}
-
-void snp_hw_ap_prepare(struct snp_cpu *c, struct snp_vmsa *v)
-{
-	struct snp_fw_cpu *fw = snp_ap_page(0, c->index);
-	unsigned i;
-
-	_Static_assert(sizeof(*fw) <= PAGE, "one page");
-	fw->fs.cpu = c;
-	for (i = 0; i < X86_IST_COUNT; i++) {
-		fw->ist_tops[i] =
-			(uint8_t *)snp_ap_page(SNP_FW_IST_ORDER, c->index) +
-			(PAGE << SNP_FW_IST_ORDER);
-	}
-	v->rsp = (uint64_t)snp_ap_page(SNP_FW_STACK_ORDER, c->index) +
-		 (PAGE << SNP_FW_STACK_ORDER);
-	v->rdi = (uint64_t)fw;
-}

@@ -16,7 +16,7 @@
 #include "svsm/log.h"
 #include "svsm/terminate.h"
 
-#include "../snp_main.h"
+#include "../snp_hv.h"
 #include "../vc.h"
 #include "fw_cpu.h"
 
