@@ -36,11 +36,12 @@ SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
 # over the seam snp_hw.h. The hardware side of the seam is
 # src/plat/snp/hw (mk/snp.mk); the simulator's is sim/src/ghcb_hv.c (the
 # hypervisor: an adapter over model/kvm) and sim/src/snp_insn_sim.c (the
-# CPU: the RMP model).
+# CPU: the RMP model), both linked wherever the platform's code is.
 SNP_PLAT_SRCS := $(sort $(wildcard src/plat/snp/*.c src/plat/snp/linux/*.c))
 SNP_PLAT_OPS_SRCS := src/plat/snp/plat_snp.c
-SIM_SNP_INSN_SRCS := sim/src/snp_insn_sim.c
-SIM_SRCS := $(filter-out $(SIM_SNP_INSN_SRCS),\
+# What says the snp platform answers svsm/plat.h (sim_platform_snp()).
+SIM_SNP_ONLY_SRCS := sim/src/snp_linked.c
+SIM_SRCS := $(filter-out $(SIM_SNP_ONLY_SRCS),\
 	$(sort $(wildcard sim/src/*.c)))
 # The page-table builder is plain C: its unit test runs it hosted.
 X86_HOSTED_SRCS := src/arch/x86/pgtable.c
@@ -53,7 +54,7 @@ LIB_COMMON_SRCS := $(CORE_SRCS) $(MODEL_SRCS) $(SIM_SRCS) \
 	$(ENGINE_SRCS) $(PKI_C) \
 	$(filter-out $(SNP_PLAT_OPS_SRCS),$(SNP_PLAT_SRCS)) $(X86_HOSTED_SRCS)
 LIB_SRCS := $(LIB_COMMON_SRCS) $(SIM_PLAT_SRCS)
-LIB_SNP_SRCS := $(LIB_COMMON_SRCS) $(SNP_PLAT_OPS_SRCS) $(SIM_SNP_INSN_SRCS)
+LIB_SNP_SRCS := $(LIB_COMMON_SRCS) $(SNP_PLAT_OPS_SRCS) $(SIM_SNP_ONLY_SRCS)
 
 TEST_FW_SRCS := $(sort $(wildcard test/framework/*.c))
 TEST_SRCS := $(sort $(wildcard test/unit/*.c test/sim/*.c))

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CPU's half of the snp platform's seam (snp_hw.h) in the simulator,
- * linked only into libcsvsm_sim_snp.a, where the snp platform's own
- * plat_snp.c answers svsm/plat.h: PVALIDATE and RMPADJUST on the RMP
+ * linked with the snp platform's code into both libraries and run where
+ * the snp platform runs (libcsvsm_sim_snp.a, whose plat_snp.c answers
+ * svsm/plat.h; snp_linked.c says so): PVALIDATE and RMPADJUST on the RMP
  * model at VMPL0, and private accesses to guest memory that fail, as the
  * fault-tolerant copies of hw/insn.S do on a #VC, when the page is not
  * validated or not the guest's. The hypervisor's half is ghcb_hv.c.
@@ -14,11 +15,6 @@
 
 #include "../../src/plat/snp/snp_hw.h"
 #include "sim_internal.h"
-
-bool sim_platform_snp(void)
-{
-	return true;
-}
 
 static struct sim_machine *cpu(void)
 {

@@ -6,7 +6,6 @@
  * terminates with a named reason: the SVSM never runs half-protected.
  */
 #include "svsm/log.h"
-#include "svsm/plat.h"
 #include "svsm/terminate.h"
 
 #include "abi/snp.h"
@@ -52,7 +51,7 @@ void snp_check_vmpl0(gpa_t own_page)
 	 * than the caller's: setting VMPL1's rights succeeds at VMPL0 and
 	 * nowhere else. @own_page is validated SVSM memory; VMPL1 keeps no
 	 * rights to it. */
-	if (plat_rmpadjust(own_page, PAGE_4K, 1) != SNP_RET_SUCCESS) {
+	if (snp_hw_rmpadjust(own_page, false, 1) != SNP_RET_SUCCESS) {
 		SNP_TERMINATE_HV(TERM_CSVSM_NOT_VMPL0,
 				 "snp: RMPADJUST of VMPL1 refused: the SVSM"
 				 " is not at VMPL0");

@@ -9,7 +9,6 @@
 #include "svsm/check.h"
 #include "svsm/le.h"
 #include "svsm/log.h"
-#include "svsm/plat.h"
 #include "svsm/std.h"
 #include "svsm/terminate.h"
 
@@ -46,7 +45,7 @@ void ghcb_cpu_init(struct ghcb_cpu *g, gpa_t gpa)
 	/* Shared before use: a private GHCB would be unreadable to the
 	 * hypervisor, which is then free to misbehave. The page is the
 	 * SVSM's: rescinding its validation first cannot fail. */
-	CHECK(plat_pvalidate(gpa, PAGE_4K, false, &unchanged) ==
+	CHECK(snp_hw_pvalidate(gpa, false, false, &unchanged) ==
 	      SNP_RET_SUCCESS);
 	ghcb_msr_psc(gpa, false);
 	ghcb_msr_register(gpa);

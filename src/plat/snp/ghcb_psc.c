@@ -9,7 +9,6 @@
  * PVALIDATE, which fails unless the hypervisor assigned exactly them.
  */
 #include "svsm/log.h"
-#include "svsm/plat.h"
 #include "svsm/std.h"
 #include "svsm/terminate.h"
 
@@ -17,6 +16,7 @@
 #include "abi/snp.h"
 
 #include "ghcb.h"
+#include "snp_hw.h"
 
 /* Linux's VMGEXIT_PSC_MAX_ENTRY: what hypervisors are tested with. */
 #define PSC_BATCH 64u
@@ -134,7 +134,7 @@ void snp_make_private(struct ghcb_cpu *g, gpa_t gpa, unsigned pages)
 		/* Fails (FAIL_INPUT) unless the page is now assigned to the
 		 * guest; CF set means it was validated before: the
 		 * hypervisor did not convert it. */
-		if (plat_pvalidate(p, PAGE_4K, true, &unchanged) !=
+		if (snp_hw_pvalidate(p, false, true, &unchanged) !=
 			    SNP_RET_SUCCESS ||
 		    unchanged) {
 			psc_failed("a page is not private after conversion");
@@ -152,7 +152,7 @@ void snp_make_shared(struct ghcb_cpu *g, gpa_t gpa, unsigned pages)
 
 		/* The SVSM's own invariant: it only shares pages it
 		 * validated, so rescinding must succeed. */
-		if (plat_pvalidate(p, PAGE_4K, false, &unchanged) !=
+		if (snp_hw_pvalidate(p, false, false, &unchanged) !=
 		    SNP_RET_SUCCESS) {
 			psc_failed("rescinding validation failed");
 		}

@@ -22,7 +22,6 @@
 #include "svsm/owner_lock.h"
 #include "svsm/ownership.h"
 #include "svsm/page_state.h"
-#include "svsm/plat.h"
 #include "svsm/std.h"
 #include "svsm/terminate.h"
 
@@ -30,6 +29,7 @@
 
 #include "ghcb.h"
 #include "snp_boot.h"
+#include "snp_hw.h"
 
 #define PAGE 4096ull
 #define GIB4 0x100000000ull
@@ -107,7 +107,7 @@ static void grant(uint64_t base, uint64_t size, uint64_t perms)
 		 * leaves them as they are (CF set). A page it has to
 		 * validate was never launched: its contents are the
 		 * hypervisor's, and the guest must not run them. */
-		rc = plat_pvalidate(gpa_init(gpa), PAGE_4K, true, &unchanged);
+		rc = snp_hw_pvalidate(gpa_init(gpa), false, true, &unchanged);
 		if (rc != SNP_RET_SUCCESS || !unchanged) {
 			launch_failed("a page it names was not launched",
 				      TERM_CSVSM_RMP_FAILURE);

@@ -26,7 +26,9 @@
 
 _Static_assert(sizeof(struct snp_cpu) <= (4096u << CPU_ORDER), "CPU_ORDER");
 
-void *snp_ap_page(unsigned order, unsigned i)
+/* 2^@order zeroed heap pages for AP @i (its struct snp_cpu, VMSA, GHCB
+ * and doorbell pages); no memory terminates. */
+static void *snp_ap_page(unsigned order, unsigned i)
 {
 	void *p = page_alloc(order);
 

@@ -40,12 +40,6 @@ gpa_t snp_boot(const struct csvsm_boot_params *params, gpa_t params_gpa,
 void snp_start_aps(struct ghcb_cpu *g, const uint32_t *apic_ids, unsigned count,
 		   uint64_t entry_rip, uint64_t cr3);
 
-/**
- * 2^@order zeroed heap pages for AP @i (its VMSA, pages, stacks); no
- * memory terminates with TERM_CSVSM_NO_MEMORY.
- */
-void *snp_ap_page(unsigned order, unsigned i);
-
 /** Ask the hypervisor to run the guest's VMPL on this CPU. */
 void snp_run_guest(void);
 /** One iteration of the request loop: serve this entry, run the guest. */

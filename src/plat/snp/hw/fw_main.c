@@ -15,7 +15,6 @@
 #include "svsm/check.h"
 #include "svsm/log.h"
 #include "svsm/mem.h"
-#include "svsm/plat.h"
 #include "svsm/std.h"
 #include "svsm/terminate.h"
 #include "svsm/vcpu.h"
@@ -77,22 +76,22 @@ static void validate_heap(void)
 	uint64_t end = params.svsm_base + params.svsm_size;
 
 	while (gpa < end) {
-		enum page_size size = PAGE_4K;
+		bool size_2m = false;
 		uint64_t span = PAGE;
 		bool unchanged = false;
 		enum snp_ret rc;
 
 		if (gpa % SNP_PAGE_SIZE_2M == 0 &&
 		    end - gpa >= SNP_PAGE_SIZE_2M) {
-			size = PAGE_2M;
+			size_2m = true;
 			span = SNP_PAGE_SIZE_2M;
 		}
-		rc = plat_pvalidate(gpa_init(gpa), size, true, &unchanged);
-		if (rc == SNP_RET_FAIL_SIZEMISMATCH && size == PAGE_2M) {
-			size = PAGE_4K;
+		rc = snp_hw_pvalidate(gpa_init(gpa), size_2m, true, &unchanged);
+		if (rc == SNP_RET_FAIL_SIZEMISMATCH && size_2m) {
+			size_2m = false;
 			span = PAGE;
-			rc = plat_pvalidate(gpa_init(gpa), size, true,
-					    &unchanged);
+			rc = snp_hw_pvalidate(gpa_init(gpa), size_2m, true,
+					      &unchanged);
 		}
 		if (rc != SNP_RET_SUCCESS || unchanged) {
 			SNP_TERMINATE_HV(TERM_CSVSM_RMP_FAILURE,

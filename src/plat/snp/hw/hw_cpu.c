@@ -2,15 +2,30 @@
 /*
  * The seam's per-CPU operations on hardware (snp_hw.h): which struct
  * snp_cpu the calling CPU is, through its FS block (fw_cpu.h), and what
- * an AP's entry code needs before any C runs.
+ * an AP's entry code needs before any C runs. It calls nothing of the
+ * platform above the seam: its pages come from the heap directly.
  */
+#include "svsm/mem.h"
 #include "svsm/std.h"
+#include "svsm/terminate.h"
 
 #include "../snp_hw.h"
-#include "../snp_main.h"
 #include "fw_cpu.h"
 
 #define PAGE 4096u
+
+/* 2^@order zeroed heap pages for AP @i; no memory terminates. */
+static void *ap_pages(unsigned order, unsigned i)
+{
+	void *p = page_alloc(order);
+
+	if (p == NULL) {
+		SNP_TERMINATE_HV(TERM_CSVSM_NO_MEMORY,
+				 "snp: no memory for AP %u", i);
+	}
+	memset(p, 0, (size_t)PAGE << order);
+	return p;
+}
 
 struct snp_cpu *snp_hw_this_cpu(void)
 {
@@ -24,17 +39,17 @@ void snp_hw_set_cpu(struct snp_cpu *c)
 
 void snp_hw_ap_prepare(struct snp_cpu *c, struct snp_vmsa *v)
 {
-	struct snp_fw_cpu *fw = snp_ap_page(0, c->index);
+	struct snp_fw_cpu *fw = ap_pages(0, c->index);
 	unsigned i;
 
 	_Static_assert(sizeof(*fw) <= PAGE, "one page");
 	fw->fs.cpu = c;
 	for (i = 0; i < X86_IST_COUNT; i++) {
 		fw->ist_tops[i] =
-			(uint8_t *)snp_ap_page(SNP_FW_IST_ORDER, c->index) +
+			(uint8_t *)ap_pages(SNP_FW_IST_ORDER, c->index) +
 			(PAGE << SNP_FW_IST_ORDER);
 	}
-	v->rsp = (uint64_t)snp_ap_page(SNP_FW_STACK_ORDER, c->index) +
+	v->rsp = (uint64_t)ap_pages(SNP_FW_STACK_ORDER, c->index) +
 		 (PAGE << SNP_FW_STACK_ORDER);
 	v->rdi = (uint64_t)fw;
 }

@@ -23,7 +23,6 @@
 #include "svsm/owner_lock.h"
 #include "svsm/ownership.h"
 #include "svsm/page_state.h"
-#include "svsm/plat.h"
 #include "svsm/std.h"
 #include "svsm/terminate.h"
 
@@ -32,6 +31,7 @@
 #include "abi/x86_regs.h"
 
 #include "../ghcb.h"
+#include "../snp_hw.h"
 #include "snp_acpi.h"
 
 #define PAGE 4096ull
@@ -110,8 +110,8 @@ static void validate_grant(const struct csvsm_boot_params *p, uint64_t base,
 
 		if (gpa % SPAN_2M == 0 && end - gpa >= SPAN_2M &&
 		    !launched(p, gpa, SPAN_2M)) {
-			rc = plat_pvalidate(gpa_init(gpa), PAGE_2M, true,
-					    &unchanged);
+			rc = snp_hw_pvalidate(gpa_init(gpa), true, true,
+					      &unchanged);
 			if (rc == SNP_RET_SUCCESS && !unchanged) {
 				if (perms != 0) {
 					grant(gpa, PAGE_2M, perms);
@@ -126,7 +126,7 @@ static void validate_grant(const struct csvsm_boot_params *p, uint64_t base,
 					   gpa, rc);
 			}
 		}
-		rc = plat_pvalidate(gpa_init(gpa), PAGE_4K, true, &unchanged);
+		rc = snp_hw_pvalidate(gpa_init(gpa), false, true, &unchanged);
 		if (rc != SNP_RET_SUCCESS ||
 		    unchanged != launched(p, gpa, PAGE)) {
 			rmp_failed(unchanged ? "PVALIDATE (already valid, not "
@@ -147,7 +147,7 @@ static void grant_loader_page(uint64_t gpa)
 {
 	bool unchanged = false;
 	enum snp_ret rc =
-		plat_pvalidate(gpa_init(gpa), PAGE_4K, true, &unchanged);
+		snp_hw_pvalidate(gpa_init(gpa), false, true, &unchanged);
 
 	if (rc != SNP_RET_SUCCESS || !unchanged) {
 		rmp_failed("PVALIDATE (a loader page was not launched)", gpa,
@@ -270,11 +270,10 @@ static void match_paging_mode(const struct csvsm_boot_params *p,
 	if (!linux_wants_la57(&cpuid, page_buf, PAGE)) {
 		return;
 	}
-	v = plat_map_private(boot_vmsa, PAGE);
+	v = snp_hw_map_private(boot_vmsa, PAGE);
 	/* CR3's bits above 4 GiB are the C-bit (guest_cr3's). */
 	v->cr3 = p->linux_pml5_gpa | (p->guest_cr3 & ~0xFFFFFFFFull);
 	v->cr4 |= CR4_LA57;
-	plat_unmap_private(v, PAGE);
 	LOG_INFO("snp: Linux enters in 5-level paging (LA57, no no5lvl)");
 }
 
