@@ -36,9 +36,11 @@ freestanding-check:
 	done
 	@echo "freestanding-check: $(words $(FREESTANDING_SRCS) $(MODEL_SRCS)) files build freestanding"
 
-# Every include points down a floor (docs/architecture.md, "Floors").
+# Every include points down a floor, and no call goes round in a circle
+# (docs/architecture.md, "Floors").
 layers-check:
 	@scripts/check-layers.py
+	@scripts/check-calls.py
 
 # clang-tidy with .clang-tidy's checks over the SVSM (every platform), the
 # simulator, the tools and the Linux guest's tpm-rtt: zero findings. Not

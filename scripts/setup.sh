@@ -10,6 +10,7 @@ packages=(
 	clang-format clang-tidy      # make format-check, make tidy
 	valgrind                     # make bench (instruction counts)
 	qemu-system-x86              # the emu platform (make run, make check)
+	universal-ctags              # make layers-check: the call graph
 	binutils                     # objcopy, size for the firmware; readelf
 	                             # for the guest's userspace closure
 	libtpms-dev libssl-dev       # the vTPM engine (libtpms + libcrypto)
