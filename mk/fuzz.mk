@@ -29,12 +29,14 @@ fuzz-build: $(FUZZ_TARGETS)
 # a bzImage setup header (protocol 2.15, 64-bit, release 6.12);
 # for the ACPI loader, an RSDP and RSDT linked as QEMU's script links them;
 # for the kernel proper's reader, a small vmlinux, compressed, in a bzImage;
-# for the fw_cfg DMA walk, a guest's chain of accesses as OVMF makes them.
+# for the fw_cfg DMA walk, a guest's chain of accesses as OVMF makes them;
+# for the SVSM's block device on emu, a driver's set-up and three requests.
 OVMF_SEED := $(BUILD)/corpus/fuzz-ovmf_meta/seed-debian-ovmf
 BZIMAGE_SEED := $(BUILD)/corpus/fuzz-bzimage/seed-header
 ACPI_SEED := $(BUILD)/corpus/fuzz-acpi_loader/seed-linked-rsdp
 VMLINUX_SEEDS := $(BUILD)/corpus/fuzz-vmlinux
 FWCFG_DMA_SEED := $(BUILD)/corpus/fuzz-emu_fwcfg_dma/seed-ovmf-chain
+VBLK_DMA_SEED := $(BUILD)/corpus/fuzz-emu_vblk_dma/seed-three-requests
 fuzz-seeds:
 	@mkdir -p $(dir $(BZIMAGE_SEED))
 	@python3 -c 'import struct,sys; b=bytearray(2560); b[0x1F1]=4; \
@@ -50,6 +52,8 @@ fuzz-seeds:
 	@python3 test/fuzz/vmlinux_seed.py $(VMLINUX_SEEDS)
 	@mkdir -p $(dir $(FWCFG_DMA_SEED))
 	@python3 test/fuzz/emu_fwcfg_dma_seed.py $(FWCFG_DMA_SEED)
+	@mkdir -p $(dir $(VBLK_DMA_SEED))
+	@python3 test/fuzz/emu_vblk_dma_seed.py $(VBLK_DMA_SEED)
 	@mkdir -p $(dir $(OVMF_SEED))
 	@if [ -f /usr/share/ovmf/OVMF.fd ]; then \
 		{ printf '\000'; tail -c 4095 /usr/share/ovmf/OVMF.fd; } \
