@@ -37,9 +37,11 @@
 
 static struct psp_model psp;
 static enum psp_fault fault; /* the host's choice, for every launch */
-/* The PSP runs one command at a time: two vCPUs' guest requests must not
- * both pass the sequence-number check with one number (a replay
- * accepted, and two responses sealed under one AES-GCM IV). */
+/* The host's mailbox lock (Linux's ccp driver has one, sev_cmd_mutex):
+ * one request at a time from this host, so the count of reports read
+ * before and after one names its lie. The firmware serialises on its
+ * own too (psp_guest_request, test/unit/psp_serial_test.c), whatever a
+ * host does. */
 static struct mlock psp_lock;
 static uint8_t vmpck_entropy[PSP_VMPCK_COUNT * 32 + 48];
 

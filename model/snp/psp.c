@@ -247,8 +247,8 @@ static uint32_t make_key(struct psp_model *p, unsigned vmpck,
 	return PSP_STATUS_OK;
 }
 
-uint32_t psp_guest_request(struct psp_model *p, const uint8_t *req,
-			   uint8_t *rsp)
+static uint32_t guest_request(struct psp_model *p, const uint8_t *req,
+			      uint8_t *rsp)
 {
 	struct snp_guest_msg_hdr h;
 	struct snp_guest_msg_hdr *rh = (struct snp_guest_msg_hdr *)rsp;
@@ -314,6 +314,23 @@ uint32_t psp_guest_request(struct psp_model *p, const uint8_t *req,
 		rh->authtag[0] ^= 0x80;
 	}
 	return PSP_STATUS_OK;
+}
+
+/* One command at a time: two requests that carry one sequence number
+ * must not both pass its check before either consumes it (a replay
+ * accepted, two responses sealed under one AES-GCM IV). The firmware
+ * does not rely on the host to serialise its mailbox. */
+uint32_t psp_guest_request(struct psp_model *p, const uint8_t *req,
+			   uint8_t *rsp)
+{
+	uint32_t st;
+
+	while (__atomic_test_and_set(&p->busy, __ATOMIC_ACQUIRE)) {
+		__builtin_ia32_pause();
+	}
+	st = guest_request(p, req, rsp);
+	__atomic_clear(&p->busy, __ATOMIC_RELEASE);
+	return st;
 }
 
 uint64_t psp_host_guest_request(struct psp_model *p, const uint8_t *req,

@@ -54,6 +54,10 @@ struct psp_model {
 	const struct psp_identity *id;
 	enum psp_fault fault;
 	uint32_t reports; /* reports signed */
+	/* The firmware runs one command at a time, whatever the host does:
+	 * taken around each guest request, so a sequence number is checked
+	 * and consumed in one step (psp_guest_request). */
+	bool busy;
 };
 
 /* Firmware status of a guest request the model refuses (returned through
