@@ -24,7 +24,11 @@
  * that image. Status 253: the SVSM terminated (its reason in the log:
  * a TERM_CSVSM_ name, the SVSM's line or the machine's, or a set 0
  * code), 37: the guest did, 33: the test guest passed, 35: it failed
- * a call the SVSM refused and went on, 249: the PSP refused the launch.
+ * a call the SVSM refused and went on, 249: the PSP refused the launch,
+ * 245: the guest powered off (Linux after its self-test: a lie Linux and
+ * its SVSM survive, the pattern saying what the self-test saw; the Linux
+ * runs have a relying party on the console, so the self-test never
+ * waits for one).
  * Every run's log must also show the lie ("lies").
  */
 #ifndef MACHINE_HV_MODES_H
@@ -64,7 +68,8 @@
 	X(PSC_ERROR, "psc-error", KVM_PSC_ERROR, PSP_HONEST, HV_BOOT, 253,     \
 	  "TERM_CSVSM_PSC_FAILED", 253, "TERM_CSVSM_PSC_FAILED")               \
 	X(PSC_PARTIAL, "psc-partial", KVM_PSC_PARTIAL, PSP_HONEST, HV_BOOT,    \
-	  33, "guest. [0-9]* passed, 0 failed", 0, "")                         \
+	  33, "guest. [0-9]* passed, 0 failed", 245,                           \
+	  "^[0-9]* passed, 0 failed")                                          \
 	X(REFUSE_RUN_VMPL, "refuse-run-vmpl", KVM_REFUSE_RUN_VMPL, PSP_HONEST, \
 	  HV_BOOT, 253, "TERM_CSVSM_RUN_VMPL_REFUSED", 253,                    \
 	  "TERM_CSVSM_RUN_VMPL_REFUSED")                                       \
@@ -91,12 +96,14 @@
 	  "TERM_CSVSM_GUEST_MSG_TAMPERED", 253,                                \
 	  "TERM_CSVSM_GUEST_MSG_TAMPERED")                                     \
 	X(PSP_TRUNCATED, "psp-truncated", KVM_HONEST, PSP_FAULT_TRUNCATED,     \
-	  HV_BOOT, 35, "attest: PSP answered status 0x0, 288 of", 0, "")       \
+	  HV_BOOT, 35, "attest: PSP answered status 0x0, 288 of", 245,         \
+	  "FAIL attest-svsm: reading outblob: .*Invalid argument")             \
 	X(PSP_WRONG_TYPE, "psp-wrong-type", KVM_HONEST, PSP_FAULT_WRONG_TYPE,  \
 	  HV_BOOT, 253, "TERM_CSVSM_GUEST_MSG_TAMPERED", 253,                  \
 	  "TERM_CSVSM_GUEST_MSG_TAMPERED")                                     \
 	X(PSP_BAD_STATUS, "psp-bad-status", KVM_HONEST, PSP_FAULT_BAD_STATUS,  \
-	  HV_BOOT, 35, "attest: PSP answered status 0x16", 0, "")              \
+	  HV_BOOT, 35, "attest: PSP answered status 0x16", 245,                \
+	  "FAIL attest-svsm: reading outblob: .*Invalid argument")             \
 	X(NO_VALID_BITS_RUN, "no-valid-bits@run", KVM_NO_VALID_BITS,           \
 	  PSP_HONEST, HV_RUN_SVSM, 253, "TERM_CSVSM_GHCB_RESPONSE", 253,       \
 	  "TERM_CSVSM_GHCB_RESPONSE")                                          \
@@ -128,7 +135,8 @@
 	  KVM_EXCEPTION_RESULT, PSP_HONEST, HV_RUN_GUEST, 0, "", 37,           \
 	  "VMPL1 asked to terminate: reason set 1 code 5")                     \
 	X(MSR_CHANGED_GUEST, "msr-changed@guest", KVM_MSR_CHANGED, PSP_HONEST, \
-	  HV_RUN_GUEST, 0, "", 0, "")                                          \
+	  HV_RUN_GUEST, 37, "VMPL1 asked to terminate: reason set 0 code 0",   \
+	  245, "^[0-9]* passed, 0 failed")                                     \
 	X(PSC_LIE_GUEST, "psc-lie@guest", KVM_PSC_LIE, PSP_HONEST,             \
 	  HV_RUN_GUEST, 0, "", 37,                                             \
 	  "VMPL1 asked to terminate: reason set 1 code 2")                     \
