@@ -74,6 +74,7 @@ static struct host_vring ring;
 static struct blk_req_hdr *hdr; /* with the status byte after it */
 static uint8_t *bounce;
 static uint64_t requests;
+static uint64_t wait_cycles; /* TSC cycles from notify to answer */
 
 static void out32(uint16_t port, uint32_t v)
 {
@@ -146,6 +147,7 @@ static bool request(uint32_t type, uint64_t lba, uint32_t len)
 	uint8_t *status = (uint8_t *)(hdr + 1);
 	struct host_vring_buf b[3];
 	unsigned n = 0;
+	uint64_t start;
 
 	hdr->type = type;
 	hdr->ioprio = 0;
@@ -159,8 +161,10 @@ static bool request(uint32_t type, uint64_t lba, uint32_t len)
 	b[n++] = (struct host_vring_buf){(uint64_t)status, 1, true};
 	MCHECK(host_vring_post(&ring, b, n));
 	requests++;
+	start = rdtsc();
 	out16((uint16_t)(io + REG_QUEUE_NOTIFY), 0);
 	(void)wait_answer();
+	wait_cycles += rdtsc() - start;
 	return __atomic_load_n(status, __ATOMIC_SEQ_CST) == BLK_S_OK;
 }
 
@@ -224,6 +228,14 @@ bool host_blk_flush(void)
 uint64_t host_blk_sectors(void)
 {
 	return capacity;
+}
+
+uint64_t host_blk_requests(uint64_t *usecs)
+{
+	uint64_t khz = lapic_tsc_khz();
+
+	*usecs = khz == 0 ? 0 : wait_cycles * 1000u / khz;
+	return requests;
 }
 
 bool host_blk_init(void)

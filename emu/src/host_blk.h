@@ -33,6 +33,10 @@ bool host_blk_init(void);
 /** The file's size in sectors, as QEMU reports it (0 if no device). */
 uint64_t host_blk_sectors(void);
 
+/** Requests made of QEMU's device so far (a read or write of up to
+ * 64 KiB, or a flush), and in *@usecs the time spent waiting for them. */
+uint64_t host_blk_requests(uint64_t *usecs);
+
 /** Read @n sectors from @lba into the machine's @buf; false on the
  * device's I/O error or a range beyond the capacity. */
 bool host_blk_read(uint64_t lba, void *buf, uint32_t n);

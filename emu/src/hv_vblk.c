@@ -269,6 +269,7 @@ bool hv_vblk_mmio(unsigned vmpl, uint64_t gpa, unsigned len, bool write,
 void hv_vblk_report(void)
 {
 	struct vblk_stats s;
+	uint64_t n, us = 0;
 
 	if (!has_dev) {
 		return;
@@ -283,4 +284,8 @@ void hv_vblk_report(void)
 	     (unsigned long long)s.reads, (unsigned long long)s.writes,
 	     (unsigned long long)s.flushes, (unsigned long long)s.errors,
 	     (unsigned long long)s.broken);
+	n = host_blk_requests(&us);
+	mlog("hypervisor: the host's file: %llu requests to QEMU's device, "
+	     "%llu us waiting for them",
+	     (unsigned long long)n, (unsigned long long)us);
 }
