@@ -220,7 +220,7 @@ int main(int argc, char **argv)
 	}
 	sim_destroy(machine); /* the engine is a singleton: free it */
 
-	if (vtpm_engine_libtpms.init(4087) != SVSM_OK ||
+	if (vtpm_engine_libtpms.init(4087, NULL, 0) != SVSM_OK ||
 	    !via_libtpms(startup, sizeof(startup), rsp, &n)) {
 		return 1;
 	}

@@ -72,9 +72,12 @@ IGVM_MAIN_SRCS := tools/igvm/csvsm_igvm.c
 IGVM_LIB_SRCS := $(filter-out $(IGVM_MAIN_SRCS),\
 	$(sort $(wildcard tools/igvm/*.c))) $(TOOL_COMMON_SRCS)
 # The unit tests build IGVM images to launch, and test the Linux
-# layout and the kernel parsers (test/unit/vmlinux_test.c).
+# layout and the kernel parsers (test/unit/vmlinux_test.c); they judge
+# the vTPM state of simulated boots with csvsm-verify's ledger.
 TEST_IGVM_SRCS := tools/igvm/igvm_write.c tools/igvm/vmlinux.c \
 	tools/igvm/linux_image.c tools/igvm/identity_pt.c \
-	tools/common/file_io.c
+	tools/common/file_io.c \
+	tools/verify/ledger.c tools/verify/state_entry.c \
+	tools/verify/manifest.c tools/common/hex.c
 BENCH_SRCS := bench/bench_core.c
 BENCH_VTPM_SRCS := bench/bench_vtpm.c

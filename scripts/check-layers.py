@@ -65,6 +65,7 @@ FLOORS = [
         "include/svsm/memmap.h", "include/svsm/owner_lock.h",
         "include/svsm/ownership.h", "include/svsm/page_state.h",
         "include/svsm/vcpu.h", "include/svsm/vtpm_state.h",
+        "include/svsm/vtpm_store.h",
     ]),
     ("protocols", ["src/core/protocol/", "include/svsm/protocol.h"]),
     ("entry", [

@@ -21,12 +21,14 @@
 size_t services_manifest(uint8_t *buf, size_t cap);
 
 /**
- * The manifest of one service (ATTEST_SINGLE_SERVICE) at @version: the
- * vTPM's is its EK's TPMT_PUBLIC. NULL if the GUID names no running
- * service or the version is not one it has.
+ * The manifest of one service (ATTEST_SINGLE_SERVICE) at @version into
+ * @buf (@cap bytes): the vTPM's is its EK's TPMT_PUBLIC, csvsm's vTPM
+ * state entry the state's outcome, generations and digests
+ * (abi/csvsm_vtpm_state.h). Its length; 0 if the GUID names no running
+ * service, the version is not one it has, or @cap is short.
  */
-const uint8_t *service_manifest(const uint8_t guid[16], uint32_t version,
-				size_t *len);
+size_t service_manifest(const uint8_t guid[16], uint32_t version, uint8_t *buf,
+			size_t cap);
 
 /**
  * Check the request @req (a copy in SVSM memory; @single: SINGLE_SERVICE

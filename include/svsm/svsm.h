@@ -15,6 +15,7 @@
 #include "svsm/memmap.h"
 #include "svsm/vcpu.h"
 #include "svsm/vtpm.h"
+#include "svsm/vtpm_store.h"
 
 #define SVSM_VERSION "0.1.0"
 
@@ -59,6 +60,9 @@ struct svsm_boot_info {
 	struct svsm_guest_entry guest_entry; /* how the boot vCPU starts */
 	/* The platform's TPM engine; NULL: no vTPM (protocol 2 not offered). */
 	const struct vtpm_engine *vtpm_engine;
+	/* The SVSM's own block device for the vTPM's state; NULL: none,
+	 * the vTPM's state is volatile (svsm/vtpm_store.h). */
+	const struct vtpm_disk *vtpm_disk;
 };
 
 /** Bring the SVSM up; on success *boot_vmsa is the guest boot VMSA. */

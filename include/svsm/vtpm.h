@@ -17,8 +17,13 @@
 
 struct vtpm_engine {
 	const char *name;
-	/** Power on a freshly manufactured TPM (volatile NV). */
-	enum svsm_err (*init)(uint32_t max_command);
+	/**
+	 * Power on: from @state (@len bytes, an image state_save gave) or,
+	 * with @state NULL, a freshly manufactured TPM. SVSM_E_INVAL if the
+	 * engine cannot start (from that image).
+	 */
+	enum svsm_err (*init)(uint32_t max_command, const uint8_t *state,
+			      size_t len);
 	/**
 	 * Run one command; the response (at most @rsp_max bytes) goes to
 	 * @rsp. An engine that cannot answer returns an error and the
@@ -27,14 +32,33 @@ struct vtpm_engine {
 	enum svsm_err (*execute)(const uint8_t *cmd, uint32_t cmd_len,
 				 uint8_t *rsp, uint32_t rsp_max,
 				 uint32_t *rsp_len);
+	/** How often the persistent state changed since power-on (it only
+	 * grows): a store compares it with the count it last saved. */
+	uint64_t (*nv_changes)(void);
+	/**
+	 * The persistent state as one image into @buf (@cap bytes), its
+	 * length in *@len; with @buf NULL only the length. SVSM_E_NOMEM if
+	 * it does not fit.
+	 */
+	enum svsm_err (*state_save)(uint8_t *buf, size_t cap, size_t *len);
 	void (*shutdown)(void);
 };
 
 /** libtpms + libcrypto (src/engine/libtpms.c; hosted builds so far). */
 extern const struct vtpm_engine vtpm_engine_libtpms;
 
-/** Start the engine, Startup(CLEAR), the EK; NULL: no vTPM. */
-enum svsm_err vtpm_service_init(const struct vtpm_engine *engine);
+/**
+ * Start the engine from @state (@len bytes; NULL: manufacture), then
+ * Startup(CLEAR) and the EKs; @engine NULL: no vTPM. SVSM_E_STATE if the
+ * engine refused @state (nothing runs then: the caller may start fresh).
+ */
+enum svsm_err vtpm_service_init(const struct vtpm_engine *engine,
+				const uint8_t *state, size_t len);
+/** The engine's count of persistent-state changes (0 without a vTPM). */
+uint64_t vtpm_service_nv_changes(void);
+/** The engine's persistent state image (vtpm_engine.state_save), taken
+ * under the libraries' lock. */
+enum svsm_err vtpm_service_state_save(uint8_t *buf, size_t cap, size_t *len);
 void vtpm_service_shutdown(void);
 bool vtpm_service_active(void);
 

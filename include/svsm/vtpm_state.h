@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The vTPM's permanent state sealed for storage the host keeps (issue 28;
- * docs/vtpm.md, "Persistent state (in progress)"). A blob is a header in
+ * docs/vtpm.md, "Persistent state"). A blob is a header in
  * clear (authenticated as AES-256-GCM's AAD), the state encrypted, and
  * the tag. The key is the PSP's (MSG_KEY_REQ at VMPL0) over this launch's
  * MEASUREMENT, policy and committed TCB: no other image, machine or
@@ -57,6 +57,7 @@ enum vtpm_state_outcome {
 	VTPM_STATE_OTHER_TCB,	  /* sealed under another committed TCB */
 	VTPM_STATE_OTHER_MACHINE, /* same identity, another chip's key */
 	VTPM_STATE_ROLLED_BACK,	  /* authentic, generation below the floor */
+	VTPM_STATE_REFUSED,	  /* authentic; the engine could not start */
 };
 
 /** What the header of an opened blob says (valid from OTHER_* on). */
@@ -80,11 +81,12 @@ enum svsm_err vtpm_state_key_derive(struct vtpm_state_key *k);
 bool vtpm_state_key_fingerprint(const struct vtpm_state_key *k, uint8_t fp[8]);
 
 /**
- * At boot, with the vTPM up: derive the key and log its fingerprint at
- * NOTICE (the same launch on the same chip shows the same one), then
- * wipe it. A PSP that gives none is logged and the boot goes on.
+ * The length of the whole blob the untrusted header @hdr (@len bytes)
+ * claims, for reading the rest of it: 0 if @hdr is too short, not of
+ * this format or claims a state over VTPM_STATE_MAX_LEN. Only a guide:
+ * vtpm_state_open() checks everything again.
  */
-void vtpm_state_announce(void);
+size_t vtpm_state_claimed_len(const uint8_t *hdr, size_t len);
 
 /** The size of the blob that seals @state_len bytes. */
 size_t vtpm_state_sealed_len(size_t state_len);

@@ -28,6 +28,7 @@ extern "C" {
 #define SIM_MAX_VCPUS 64u
 
 struct sim_machine;
+struct vtpm_disk;
 
 struct sim_config {
 	uint64_t guest_mem_size;    /* bytes of guest RAM from GPA 0 (64 MiB) */
@@ -45,6 +46,10 @@ struct sim_config {
 	bool log_stderr; /* also print the SVSM log on stderr */
 	bool abort_on_panic; /* abort() on an SVSM panic (for fuzzers) */
 	bool vtpm; /* serve a vTPM (libtpms; manufacture + EK cost ~0.1 s) */
+	/* With vtpm, on the sim platform (not snp_ghcb): the SVSM's block
+	 * device for the vTPM's state (svsm/vtpm_store.h; the tests' RAM
+	 * disk), NULL: none, the state is volatile. */
+	const struct vtpm_disk *vtpm_disk;
 	/* The SVSM runs as the snp platform (src/plat/snp/): booted by
 	 * snp_boot() from boot parameters laid out as csvsm-igvm does,
 	 * entered through snp_serve(), and talking to the hypervisor model

@@ -247,6 +247,7 @@ static bool sim_boot_svsm(struct sim_machine *m)
 	info.guest_entry = (struct svsm_guest_entry){
 		.mode = SVSM_GUEST_ENTRY_RESET, .rip = 0xFFF0};
 	info.vtpm_engine = c->vtpm ? &vtpm_engine_libtpms : NULL;
+	info.vtpm_disk = c->vtpm ? c->vtpm_disk : NULL;
 
 	log_set_level(c->log_level > 0 ? (enum log_level)c->log_level
 				       : LOG_LEVEL_ERROR);

@@ -19,7 +19,7 @@
 #include "svsm/svsm.h"
 #include "svsm/svsm_vmsa.h"
 #include "svsm/vcpu.h"
-#include "svsm/vtpm_state.h"
+#include "svsm/vtpm_store.h"
 
 #include "abi/linux_boot.h"
 #include "abi/snp.h"
@@ -298,10 +298,11 @@ enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 	}
 	owner_unlock();
 	if (err == SVSM_OK) {
-		err = init_step(vtpm_service_init(info->vtpm_engine), "vTPM");
-	}
-	if (err == SVSM_OK && vtpm_service_active()) {
-		vtpm_state_announce();
+		/* The vTPM, from its stored state when there is a device
+		 * (each outcome logged and published in the manifest). */
+		err = init_step(
+			vtpm_store_boot(info->vtpm_engine, info->vtpm_disk),
+			"vTPM");
 	}
 	if (err == SVSM_OK) {
 		LOG_INFO("heap: %llu free pages; services: core protocol "

@@ -26,7 +26,6 @@
 #include "svsm/crypto.h"
 #include "svsm/guest_msg.h"
 #include "svsm/le.h"
-#include "svsm/log.h"
 #include "svsm/std.h"
 
 #include "abi/svsm_attest.h"
@@ -114,31 +113,20 @@ bool vtpm_state_key_fingerprint(const struct vtpm_state_key *k, uint8_t fp[8])
 	return true;
 }
 
-void vtpm_state_announce(void)
+size_t vtpm_state_claimed_len(const uint8_t *hdr, size_t len)
 {
-	struct vtpm_state_key k;
-	uint8_t fp[8];
-	uint64_t v = 0;
-	unsigned i;
+	uint32_t state_len = 0;
 
-	if (!guest_msg_available()) {
-		LOG_NOTICE("vTPM state: no PSP channel, no sealing key");
-		return;
+	if (len < VTPM_STATE_HDR_LEN ||
+	    memcmp(hdr + OFF_MAGIC, magic, sizeof(magic)) != 0 ||
+	    le_get32(hdr + OFF_FORMAT) != VTPM_STATE_FORMAT) {
+		return 0;
 	}
-	if (vtpm_state_key_derive(&k) != SVSM_OK ||
-	    !vtpm_state_key_fingerprint(&k, fp)) {
-		crypto_wipe(&k, sizeof(k));
-		LOG_NOTICE("vTPM state: the PSP gave no sealing key");
-		return;
+	state_len = le_get32(hdr + OFF_STATE_LEN);
+	if (state_len > VTPM_STATE_MAX_LEN) {
+		return 0;
 	}
-	for (i = 0; i < sizeof(fp); i++) {
-		v = (v << 8) | fp[i];
-	}
-	/* A digest of the key's ID, never the key: it tells keys apart. */
-	LOG_NOTICE("vTPM state: sealing key %016llx (committed TCB %016llx); "
-		   "no storage yet, the state is not kept",
-		   (unsigned long long)v, (unsigned long long)k.id.tcb);
-	crypto_wipe(&k, sizeof(k));
+	return vtpm_state_sealed_len(state_len);
 }
 
 size_t vtpm_state_sealed_len(size_t state_len)
@@ -316,6 +304,8 @@ const char *vtpm_state_outcome_name(enum vtpm_state_outcome o)
 		return "another machine";
 	case VTPM_STATE_ROLLED_BACK:
 		return "rolled back";
+	case VTPM_STATE_REFUSED:
+		return "refused by the engine";
 	default:
 		return "unknown";
 	}

@@ -1,23 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The vTPM engine: Debian's libtpms (TPM 2.0, the engine of swtpm) with
- * OpenSSL's libcrypto. NV state lives in SVSM memory (volatile: sealing it
- * across boots needs the attestation issue's derived keys). libtpms is a
- * process-wide singleton; the service serialises every call into it.
+ * OpenSSL's libcrypto. NV state lives in SVSM memory: the named blobs
+ * libtpms stores through its NV callbacks. The engine counts every change
+ * of the persistent ones and hands them out as one image (nv_image.h),
+ * and starts from such an image; sealing it and the storage are the
+ * SVSM's (src/core/vtpm_store.c, docs/vtpm.md, "Persistent state").
+ * "volatilestate" (TPMLIB_VolatileAll_Store, swtpm's suspend) is never
+ * part of the image: the SVSM always starts with Startup(CLEAR). libtpms
+ * is a process-wide singleton; the service serialises every call into it.
  * Both libraries use SIMD registers: every call into them is bracketed by
  * plat_simd_begin/end, which keeps the guest's register state from them
  * and theirs from the guest.
  */
 #include <libtpms/tpm_error.h>
 #include <libtpms/tpm_library.h>
+#include <libtpms/tpm_nvfilename.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "svsm/plat.h"
 #include "svsm/vtpm.h"
 
-#define NV_SLOTS 8u
-#define NV_NAME_MAX 32u
+#include "nv_image.h"
+
+#define NV_SLOTS NV_IMAGE_MAX
+#define NV_NAME_MAX NV_IMAGE_NAME_MAX
 
 struct nv_blob {
 	char name[NV_NAME_MAX];
@@ -30,6 +38,14 @@ static unsigned char *rsp_buf; /* libtpms grows it with realloc */
 static uint32_t rsp_buf_size;
 static unsigned char cmd_buf[4096];
 static bool running;
+/* Stores and deletes of persistent blobs since power-on. */
+static uint64_t nv_changes;
+
+/* Blobs that are not the TPM's persistent state. */
+static bool nv_is_volatile(const char *name)
+{
+	return strcmp(name, TPM_VOLATILESTATE_NAME) == 0;
+}
 
 static struct nv_blob *nv_find(const char *name)
 {
@@ -94,6 +110,9 @@ static TPM_RESULT nv_store(const unsigned char *data, uint32_t length,
 	memcpy(b->name, name, name_len + 1);
 	b->data = copy;
 	b->len = length;
+	if (!nv_is_volatile(name)) {
+		nv_changes++;
+	}
 	return TPM_SUCCESS;
 }
 
@@ -105,6 +124,9 @@ static TPM_RESULT nv_delete(uint32_t tpm_number, const char *name,
 	(void)tpm_number;
 	if (b == NULL) {
 		return must_exist ? TPM_FAIL : TPM_SUCCESS;
+	}
+	if (!nv_is_volatile(name)) {
+		nv_changes++;
 	}
 	free(b->data);
 	memset(b, 0, sizeof(*b));
@@ -139,6 +161,28 @@ static void nv_clear(void)
 		free(nv[i].data);
 		memset(&nv[i], 0, sizeof(nv[i]));
 	}
+	nv_changes = 0;
+}
+
+/* The blobs of @img as libtpms will load them; false if it is not an
+ * image or a blob is refused. */
+static bool nv_from_image(const uint8_t *img, size_t len)
+{
+	struct nv_image_rec recs[NV_IMAGE_MAX];
+	unsigned count = 0;
+	unsigned i;
+
+	if (!nv_image_parse(img, len, recs, &count)) {
+		return false;
+	}
+	for (i = 0; i < count; i++) {
+		if (!nv_is_volatile(recs[i].name) &&
+		    nv_store(recs[i].data, recs[i].len, 0, recs[i].name) !=
+			    TPM_SUCCESS) {
+			return false;
+		}
+	}
+	return true;
 }
 
 static void engine_shutdown(void)
@@ -155,7 +199,8 @@ static void engine_shutdown(void)
 	rsp_buf_size = 0;
 }
 
-static enum svsm_err engine_init(uint32_t max_command)
+static enum svsm_err engine_init(uint32_t max_command, const uint8_t *state,
+				 size_t state_len)
 {
 	static struct libtpms_callbacks cbs = {
 		.sizeOfStruct = sizeof(struct libtpms_callbacks),
@@ -171,7 +216,13 @@ static enum svsm_err engine_init(uint32_t max_command)
 	uint32_t max_size = 0;
 	bool ok;
 
-	engine_shutdown(); /* a fresh, newly manufactured TPM every boot */
+	engine_shutdown();
+	/* With no image libtpms finds no "permall" and manufactures. */
+	if (state != NULL && !nv_from_image(state, state_len)) {
+		nv_clear();
+		return SVSM_E_INVAL;
+	}
+	nv_changes = 0; /* what was loaded is what is stored */
 	plat_simd_begin();
 	/* GetCapability then reports MAX_COMMAND/RESPONSE_SIZE that fit the
 	 * protocol block (libtpms' default, 4096, does not). */
@@ -182,9 +233,43 @@ static enum svsm_err engine_init(uint32_t max_command)
 	     TPMLIB_MainInit() == TPM_SUCCESS;
 	plat_simd_end();
 	if (!ok) {
+		if (state != NULL) {
+			plat_simd_begin();
+			TPMLIB_Terminate();
+			plat_simd_end();
+		}
+		nv_clear();
 		return SVSM_E_INVAL;
 	}
 	running = true;
+	return SVSM_OK;
+}
+
+static uint64_t engine_nv_changes(void)
+{
+	return nv_changes;
+}
+
+static enum svsm_err engine_state_save(uint8_t *buf, size_t cap, size_t *len)
+{
+	struct nv_image_rec recs[NV_IMAGE_MAX];
+	unsigned count = 0;
+	unsigned i;
+	size_t n;
+
+	for (i = 0; i < NV_SLOTS; i++) {
+		if (nv[i].data != NULL && !nv_is_volatile(nv[i].name)) {
+			memcpy(recs[count].name, nv[i].name, NV_NAME_MAX);
+			recs[count].data = nv[i].data;
+			recs[count].len = nv[i].len;
+			count++;
+		}
+	}
+	n = nv_image_put(buf, cap, recs, count);
+	if (n == 0) {
+		return SVSM_E_NOMEM;
+	}
+	*len = n;
 	return SVSM_OK;
 }
 
@@ -214,5 +299,7 @@ const struct vtpm_engine vtpm_engine_libtpms = {
 	.name = "libtpms",
 	.init = engine_init,
 	.execute = engine_execute,
+	.nv_changes = engine_nv_changes,
+	.state_save = engine_state_save,
 	.shutdown = engine_shutdown,
 };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The vTPM service (include/svsm/vtpm.h). Boot: the engine powers on a
- * manufactured TPM, the SVSM sends Startup(CLEAR) and creates the EK, so
+ * restored or a manufactured TPM, the SVSM sends Startup(CLEAR) and reads
+ * or creates the EKs, so
  * the guest finds a started TPM (Linux also copes with RC_INITIALIZE).
  * Every command runs under the libraries' lock (svsm/lib_lock.h): the
  * engine is single-threaded and shares libcrypto with the SVSM.
@@ -69,18 +70,50 @@ static bool startup_clear(const struct vtpm_engine *e)
 	       len >= TPM2_HEADER_SIZE && tpm_be32(rsp + 6) == TPM2_RC_SUCCESS;
 }
 
-enum svsm_err vtpm_service_init(const struct vtpm_engine *e)
+uint64_t vtpm_service_nv_changes(void)
+{
+	uint64_t n = 0;
+
+	if (vtpm_service_active()) {
+		lib_lock();
+		n = engine->nv_changes();
+		lib_unlock();
+	}
+	return n;
+}
+
+enum svsm_err vtpm_service_state_save(uint8_t *buf, size_t cap, size_t *len)
+{
+	enum svsm_err err = SVSM_E_STATE;
+
+	if (vtpm_service_active()) {
+		lib_lock();
+		err = engine->state_save(buf, cap, len);
+		lib_unlock();
+	}
+	return err;
+}
+
+enum svsm_err vtpm_service_init(const struct vtpm_engine *e,
+				const uint8_t *state, size_t len)
 {
 	enum svsm_err err;
 	uint64_t t0 = 0;
 	uint64_t t1 = 0;
+	unsigned created = 0;
 
 	__atomic_store_n(&engine, NULL, __ATOMIC_RELEASE);
 	if (e == NULL) {
 		return SVSM_OK;
 	}
 	t0 = plat_clock_ns();
-	err = e->init(SVSM_VTPM_MAX_COMMAND);
+	err = e->init(SVSM_VTPM_MAX_COMMAND, state, len);
+	if (err != SVSM_OK && state != NULL) {
+		/* Authentic state the engine cannot read (e.g. a newer
+		 * libtpms's): the caller names it and starts afresh. */
+		LOG_NOTICE("vtpm: %s refused its stored state", e->name);
+		return SVSM_E_STATE;
+	}
 	if (err != SVSM_OK) {
 		LOG_ERROR("vtpm: %s did not start (error %d)", e->name,
 			  (int)err);
@@ -92,16 +125,18 @@ enum svsm_err vtpm_service_init(const struct vtpm_engine *e)
 		return SVSM_E_INVAL;
 	}
 	t1 = plat_clock_ns();
-	err = ek_create(e);
+	err = ek_init(e, &created);
 	if (err != SVSM_OK) {
 		e->shutdown();
 		return err;
 	}
 	__atomic_store_n(&engine, e, __ATOMIC_RELEASE);
 	/* The two shares of the vTPM's boot, for scripts/bench-linux.sh. */
-	LOG_INFO("vtpm: %s started, EK at 0x%x; %llu us to manufacture and "
-		 "start, %llu us for the EK",
-		 e->name, EK_HANDLE, (unsigned long long)(t1 - t0) / 1000,
+	LOG_INFO("vtpm: %s started, EK at 0x%x (ECC 0x%x, %u created); %llu "
+		 "us to %s and start, %llu us for the EK",
+		 e->name, EK_HANDLE, EK_ECC_HANDLE, created,
+		 (unsigned long long)(t1 - t0) / 1000,
+		 state != NULL ? "restore" : "manufacture",
 		 (unsigned long long)(plat_clock_ns() - t1) / 1000);
 	return SVSM_OK;
 }

@@ -19,6 +19,7 @@
 #include "svsm/terminate.h"
 #include "svsm/vtpm.h"
 
+#include "abi/csvsm_vtpm_state.h"
 #include "abi/svsm_attest.h"
 
 #include "model/psp_model.h"
@@ -31,6 +32,7 @@
 #define ATTEST(call) SVSM_CALL(SVSM_PROTOCOL_ATTEST, (call))
 
 static const uint8_t vtpm_guid[16] = SVSM_VTPM_SERVICE_GUID;
+static const uint8_t state_guid[16] = CSVSM_VTPM_STATE_GUID;
 
 static struct sim_machine *attest_machine(bool vtpm)
 {
@@ -122,17 +124,26 @@ TEST(attest, services_report_verifies_and_binds)
 	EXPECT_EQ(rd32(a.report + 0x34), 1); /* ECDSA P-384 SHA-384 */
 	EXPECT_TRUE(report_verifies(a.report));
 	EXPECT_TRUE(binds(a.report, nonce, a.manifest, a.manifest_len));
-	/* Manifest: header GUID, size, one entry (the vTPM) = EK public. */
+	/* Manifest: header GUID, size, two entries: the vTPM's (the EK's
+	 * public) and csvsm's vTPM state (0xA0 bytes, no device here). */
 	ek = vtpm_ek_public(&ek_len);
 	ASSERT_TRUE(ek != NULL);
-	EXPECT_EQ(a.manifest_len, 48 + ek_len);
+	EXPECT_EQ(a.manifest_len, 72 + ek_len + 0xA0);
 	EXPECT_EQ(rd32(a.manifest + 16), a.manifest_len);
-	EXPECT_EQ(rd32(a.manifest + 20), 1);
+	EXPECT_EQ(rd32(a.manifest + 20), 2);
 	e = a.manifest + 24;
 	EXPECT_EQ(memcmp(e, vtpm_guid, 16), 0);
-	EXPECT_EQ(rd32(e + 16), 48);
+	EXPECT_EQ(rd32(e + 16), 72);
 	EXPECT_EQ(rd32(e + 20), ek_len);
-	EXPECT_EQ(memcmp(a.manifest + 48, ek, ek_len), 0);
+	EXPECT_EQ(memcmp(a.manifest + 72, ek, ek_len), 0);
+	e = a.manifest + 48;
+	EXPECT_EQ(memcmp(e, state_guid, 16), 0);
+	EXPECT_EQ(rd32(e + 16), 72 + ek_len);
+	EXPECT_EQ(rd32(e + 20), 0xA0);
+	/* Version 1, outcome NO_STORAGE (0x100), flags 0. */
+	EXPECT_EQ(rd32(a.manifest + 72 + ek_len), 1);
+	EXPECT_EQ(rd32(a.manifest + 72 + ek_len + 4), 0x100);
+	EXPECT_EQ(rd32(a.manifest + 72 + ek_len + 8), 0);
 	/* Changing one report byte breaks the signature (the check is
 	 * real); a different nonce does not bind. */
 	a.report[0x90] ^= 1;

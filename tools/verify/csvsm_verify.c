@@ -6,9 +6,15 @@
  *   -> report signed by VCEK, VCEK bound to the report's chip and TCB
  *   -> with --nonce and --manifest: REPORT_DATA = SHA-512(nonce || manifest),
  *      the manifest a services table unless --single-service
- *   -> with --measurement: MEASUREMENT equals the expected launch digest.
- * Exit status 0 only if every check passed; 1 if one failed (named on
- * stderr); 2 for unusable arguments or input files.
+ *   -> with --measurement: MEASUREMENT equals the expected launch digest
+ *   -> with --ledger FILE (and --nonce, --manifest): the manifest's vTPM
+ *      state entry judged against the newest state FILE knows for this
+ *      CHIP_ID and MEASUREMENT (ledger.h), FILE updated when it is not a
+ *      rollback or a fork.
+ * Exit status 0 only if every check passed (and the ledger's verdict is
+ * new or ok); 1 if one failed (named on stderr); 2 for unusable
+ * arguments or input files; 3 a rollback, 4 a fork, 5 a restart from
+ * scratch (docs/vtpm.md, "Rollback evidence").
  */
 #include <getopt.h>
 #include <openssl/evp.h>
@@ -21,7 +27,13 @@
 
 #include "../common/file_io.h"
 #include "../common/hex.h"
+#include "ledger.h"
 #include "verify.h"
+
+#define EXIT_ROLLBACK 3
+#define EXIT_FORK 4
+#define EXIT_RESTART 5
+#define LEDGER_FILE_MAX (16u << 20)
 
 struct check {
 	const char *name;
@@ -51,12 +63,16 @@ static void usage(void)
 		"usage: csvsm-verify --report FILE --vcek FILE --chain FILE\n"
 		"                    [--nonce HEX --manifest FILE"
 		" [--single-service]]\n"
-		"                    [--measurement HEX] [--json]\n"
+		"                    [--measurement HEX] [--ledger FILE]"
+		" [--json]\n"
 		"  --report  the 1184-byte report, raw or as hex text\n"
 		"  --vcek    the VCEK certificate, DER or PEM\n"
 		"  --chain   ASK then ARK, PEM (as AMD's KDS serves them)\n"
 		"  --single-service  the manifest is one service's"
-		" (ATTEST_SINGLE_SERVICE)\n");
+		" (ATTEST_SINGLE_SERVICE)\n"
+		"  --ledger  the newest vTPM state seen per CHIP_ID and"
+		" MEASUREMENT; exit 3\n"
+		"            rollback, 4 fork, 5 restart from scratch\n");
 }
 
 static void guid_print(FILE *f, const uint8_t *g)
@@ -234,6 +250,125 @@ static void print_json(const struct run *r, const struct report_fields *f,
 	printf("}\n");
 }
 
+static int input_error(const char *what, const char *path);
+
+/* Write @len bytes to @path whole or not at all: a temporary file
+ * renamed over it. */
+static bool write_atomically(const char *path, const char *buf, size_t len)
+{
+	char tmp[4096];
+	int n = snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+
+	if (n < 0 || (size_t)n >= sizeof(tmp) ||
+	    tool_write_file(tmp, (const uint8_t *)buf, len) != 0) {
+		return false;
+	}
+	return rename(tmp, path) == 0;
+}
+
+/* The manifest's vTPM state judged against the ledger at @path (a file
+ * that does not exist is an empty ledger); the exit status. */
+static int ledger_step(const char *path, const struct report_fields *f,
+		       const struct manifest *m)
+{
+	static const uint8_t state_guid[16] = CSVSM_VTPM_STATE_GUID;
+	static struct ledger l;
+	static char text[LEDGER_FILE_MAX];
+	struct state_evidence ev;
+	struct ledger_rec next, *known;
+	enum ledger_verdict v;
+	const char *why = "the manifest has no vTPM state entry";
+	uint8_t *raw = NULL;
+	size_t len = 0;
+	unsigned i;
+	FILE *probe;
+
+	for (i = 0; i < m->count; i++) {
+		if (memcmp(m->entry[i].guid, state_guid, 16) == 0) {
+			why = state_entry_parse(m->entry[i].data,
+						m->entry[i].len, &ev);
+			break;
+		}
+	}
+	if (why != NULL) {
+		fprintf(stderr, "csvsm-verify: FAILED vtpm-state: %s\n", why);
+		return 1;
+	}
+	probe = fopen(path, "rb");
+	if (probe != NULL) {
+		fclose(probe);
+		raw = tool_read_file(path, LEDGER_FILE_MAX, &len);
+		if (raw == NULL) {
+			return input_error("cannot read the ledger", path);
+		}
+	}
+	why = ledger_parse(raw, len, &l);
+	free(raw);
+	if (why != NULL) {
+		fprintf(stderr, "csvsm-verify: ledger %s: %s\n", path, why);
+		return 2;
+	}
+	known = ledger_find(&l, f->chip_id, f->measurement);
+	v = ledger_judge(known, &ev, &next);
+	printf("vtpm state: %s, generation %llu loaded, %llu current, %llu "
+	       "write(s)%s%s\n",
+	       state_outcome_name(ev.outcome),
+	       (unsigned long long)ev.loaded_generation,
+	       (unsigned long long)ev.current_generation,
+	       (unsigned long long)ev.writes,
+	       (ev.flags & CSVSM_VTPM_STATE_F_PERSISTENT) ? ", kept"
+							  : ", not kept",
+	       (ev.flags & CSVSM_VTPM_STATE_F_WRITE_FAILED) ? ", a write failed"
+							    : "");
+	printf("ledger: %s (known generation %llu)\n", ledger_verdict_name(v),
+	       known != NULL ? (unsigned long long)known->generation : 0ull);
+	if (v == LEDGER_NEW || v == LEDGER_OK || v == LEDGER_RESTART) {
+		if (known == NULL) {
+			if (l.count == LEDGER_MAX_RECS) {
+				return input_error("the ledger is full", path);
+			}
+			known = &l.rec[l.count++];
+			memcpy(next.chip_id, f->chip_id, SNP_CHIP_ID_LEN);
+			memcpy(next.measurement, f->measurement,
+			       SNP_MEASUREMENT_LEN);
+		} else {
+			memcpy(next.chip_id, known->chip_id, SNP_CHIP_ID_LEN);
+			memcpy(next.measurement, known->measurement,
+			       SNP_MEASUREMENT_LEN);
+		}
+		*known = next;
+		len = ledger_format(&l, text, sizeof(text));
+		if (len == 0 || !write_atomically(path, text, len)) {
+			return input_error("cannot write the ledger", path);
+		}
+	}
+	switch (v) {
+	case LEDGER_ROLLBACK:
+		fprintf(stderr,
+			"csvsm-verify: ROLLBACK: the vTPM started from "
+			"generation %llu, older than %llu seen before\n",
+			(unsigned long long)(ev.outcome == CSVSM_VTPM_STATE_OK
+						     ? ev.loaded_generation
+						     : ev.current_generation),
+			(unsigned long long)next.generation);
+		return EXIT_ROLLBACK;
+	case LEDGER_FORK:
+		fprintf(stderr,
+			"csvsm-verify: FORK: generation %llu seen "
+			"before with other contents\n",
+			(unsigned long long)next.generation);
+		return EXIT_FORK;
+	case LEDGER_RESTART:
+		fprintf(stderr,
+			"csvsm-verify: RESTART: the vTPM does not run "
+			"the state seen before (%s)\n",
+			state_outcome_name(ev.outcome));
+		return EXIT_RESTART;
+	default:
+		return 0;
+	}
+}
+
 static int input_error(const char *what, const char *path)
 {
 	fprintf(stderr, "csvsm-verify: %s: %s\n", what, path);
@@ -251,11 +386,14 @@ int main(int argc, char **argv)
 		{"measurement", required_argument, NULL, 'M'},
 		{"json", no_argument, NULL, 'j'},
 		{"single-service", no_argument, NULL, 's'},
+		{"ledger", required_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *report_path = NULL, *vcek_path = NULL, *chain_path = NULL;
 	const char *nonce_hex = NULL, *manifest_path = NULL, *meas_hex = NULL;
+	const char *ledger_path = NULL;
+	int status = 0;
 	static struct inputs in;
 	static struct manifest m;
 	struct report_fields f;
@@ -292,6 +430,9 @@ int main(int argc, char **argv)
 		case 's':
 			in.single = true;
 			break;
+		case 'l':
+			ledger_path = optarg;
+			break;
 		case 'h':
 			usage();
 			return 0;
@@ -302,7 +443,8 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || report_path == NULL || vcek_path == NULL ||
 	    chain_path == NULL ||
-	    (nonce_hex == NULL) != (manifest_path == NULL)) {
+	    (nonce_hex == NULL) != (manifest_path == NULL) ||
+	    (ledger_path != NULL && (manifest_path == NULL || in.single))) {
 		usage();
 		return 2;
 	}
@@ -367,9 +509,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "csvsm-verify: all %u checks passed\n",
 			r.count);
 	}
+	status = all ? 0 : 1;
+	/* The ledger learns only from a report that verified whole. */
+	if (all && ledger_path != NULL) {
+		status = ledger_step(ledger_path, &f, &m);
+	}
 	X509_free(in.vcek);
 	X509_free(in.ask);
 	X509_free(in.ark);
 	free(in.manifest);
-	return all ? 0 : 1;
+	return status;
 }

@@ -198,20 +198,16 @@ static enum svsm_result attest_decode(const struct call_ctx *ctx, bool single,
 static enum svsm_result attest_manifest(const struct attest_call *c,
 					struct attest_out *o)
 {
-	const uint8_t *m;
-
 	if (!c->single) {
 		o->manifest_len = services_manifest(o->manifest, MANIFEST_CAP);
 		return o->manifest_len != 0 ? SVSM_SUCCESS
 					    : SVSM_ERR_INVALID_REQUEST;
 	}
-	m = service_manifest(c->req.service_guid, c->req.manifest_version,
-			     &o->manifest_len);
-	if (m == NULL || o->manifest_len > MANIFEST_CAP) {
-		return SVSM_ERR_UNSUPPORTED_PROTOCOL;
-	}
-	memcpy(o->manifest, m, o->manifest_len);
-	return SVSM_SUCCESS;
+	o->manifest_len =
+		service_manifest(c->req.service_guid, c->req.manifest_version,
+				 o->manifest, MANIFEST_CAP);
+	return o->manifest_len != 0 ? SVSM_SUCCESS
+				    : SVSM_ERR_UNSUPPORTED_PROTOCOL;
 }
 
 /**

@@ -17,6 +17,7 @@
 #include "svsm/owner_lock.h"
 #include "svsm/protocol.h"
 #include "svsm/std.h"
+#include "svsm/vtpm_store.h"
 
 #include "abi/svsm_call.h"
 #include "abi/svsm_vtpm.h"
@@ -67,6 +68,9 @@ static enum svsm_result vtpm_cmd(struct call_ctx *ctx)
 	len = vtpm_service_execute(req + SVSM_VTPM_REQ_OFF_DATA, size,
 				   rsp + SVSM_VTPM_RSP_OFF_DATA,
 				   SVSM_VTPM_MAX_RESPONSE);
+	/* What the command changed is on the device before the guest
+	 * sees its response (svsm/vtpm_store.h). */
+	vtpm_store_commit();
 	owner_lock();
 	le_put32(rsp + SVSM_VTPM_RSP_OFF_SIZE, len);
 	if (guestmem_write_param(gpa, rsp, SVSM_VTPM_RSP_OFF_DATA + len) !=
