@@ -7,8 +7,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' docs/simulator.md \
 	>"$tmp/example.c"
-gcc -std=c11 -Wall -Werror -Iinclude -Isim/include "$tmp/example.c" \
-	build/libcsvsm_sim.a -ltpms -lcrypto -o "$tmp/example"
+gcc -std=c11 -Wall -Werror -Iinclude -Isim/include -Imodel/include \
+	"$tmp/example.c" build/libcsvsm_sim.a -ltpms -lcrypto -o "$tmp/example"
 out=$("$tmp/example")
 expected="RAX 0 RCX 100000001"
 if [ "$out" != "$expected" ]; then

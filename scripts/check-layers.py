@@ -52,7 +52,8 @@ FLOORS = [
     ("model/dev", ["model/dev/", "model/include/model/virtio_blk.h"]),
     # The hypervisor's model (sim's, emu's): over the RMP and PSP models,
     # never reaching into the SVSM (core) or a platform.
-    ("model/kvm", ["model/kvm/", "model/include/model/kvm.h"]),
+    ("model/kvm", ["model/kvm/", "model/include/model/kvm.h",
+                   "model/include/model/kvm_behaviours.h"]),
     # The SVSM's own device drivers (src/dev): its storage (blockdev.h)
     # over the platform's MMIO and shared pages.
     ("dev", ["src/dev/", "include/svsm/blockdev.h"]),

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/kvm_behaviours.h"
+
 struct csvsm_boot_params;
 
 #ifdef __cplusplus
@@ -142,32 +144,16 @@ enum sim_hv_behaviour {
 /*
  * The hypervisor as the snp platform's GHCB client meets it (KVM's side
  * of the GHCB MSR and page protocols: model/kvm), honest or hostile.
- * Each value but SIM_GHCB_FUZZ is the model's enum kvm_behaviour.
+ * SIM_GHCB_ID for each way the model lies (model/kvm_behaviours.h, which
+ * says what each does), value for value the model's enum kvm_behaviour;
+ * then the simulator's own.
  */
-enum sim_ghcb_behaviour {
-	SIM_GHCB_HONEST = 0,
-	SIM_GHCB_OLD_VERSION,	      /* SEV info: versions 1..1 */
-	SIM_GHCB_NO_MULTI_VMPL,	      /* features without bit 5 */
-	SIM_GHCB_WRONG_ECHO,	      /* registration echoes GFN + 1 */
-	SIM_GHCB_WRONG_RESPONSE_CODE, /* MSR replies with another code */
-	SIM_GHCB_NO_VALID_BITS,	      /* page replies mark nothing valid */
-	SIM_GHCB_EXCEPTION_RESULT,    /* exit_info_1 = 1 (inject) */
-	SIM_GHCB_MSR_CHANGED,	      /* GHCB MSR altered on return */
-	SIM_GHCB_PSC_LIE,	      /* PSC reports success, does nothing */
-	SIM_GHCB_PSC_WRONG_PAGE,      /* PSC converts the next page */
-	SIM_GHCB_PSC_BACKWARDS,	      /* cur_entry moves back */
-	SIM_GHCB_PSC_STALL,	      /* returns early, never progressing */
-	SIM_GHCB_PSC_ERROR,	      /* exit_info_2 non-zero */
-	SIM_GHCB_PSC_PARTIAL,	      /* honest, 3 entries per call */
-	SIM_GHCB_REFUSE_RUN_VMPL,     /* run VMPL answered with an error */
-	SIM_GHCB_CERTS_NO_RBX,	      /* INVALID_LEN without RBX valid */
-	SIM_GHCB_MSR_NO_RAX,	      /* RDMSR/IN answered, RAX not valid */
-	SIM_GHCB_DOORBELL_ELSEWHERE,  /* #HV doorbell "set" at another GPA */
-	SIM_GHCB_FLIP_SHARED,	/* after reading a request, flips a byte of the
-				 * PSC buffer / guest-request response */
-	SIM_GHCB_FLIP_RESPONSE, /* the guest-request response only */
-	SIM_GHCB_FUZZ, /* every NAE reply is sim_ghcb_fuzz_reply()'s page */
-};
+#define SIM_GHCB_BEHAVIOURS(X)                                                 \
+	KVM_BEHAVIOURS(X)                                                      \
+	X(FUZZ) /* every NAE reply is sim_ghcb_fuzz_reply()'s page */
+#define SIM_GHCB_BEHAVIOUR_ENUM(id) SIM_GHCB_##id,
+enum sim_ghcb_behaviour { SIM_GHCB_BEHAVIOURS(SIM_GHCB_BEHAVIOUR_ENUM) };
+#undef SIM_GHCB_BEHAVIOUR_ENUM
 
 struct sim_ghcb_stats {
 	unsigned msr_calls, nae_calls, psc_calls, run_vmpl, ap_created;

@@ -316,8 +316,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.ops = &ops,
 		.rmp = &rmp,
 		.c_bit = 51,
-		.behaviour =
-			(enum kvm_behaviour)((data[0] >> 2) % KVM_BEHAVIOURS),
+		.behaviour = (enum kvm_behaviour)((data[0] >> 2) %
+						  KVM_BEHAVIOUR_COUNT),
 		.vcpus = vcpus,
 		.nr_vcpus = 2,
 	};

@@ -34,40 +34,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/kvm_behaviours.h"
+
 struct kvm;
 struct rmp;
 
 #define KVM_VMPLS 4u
 
-/*
- * How the model lies, one way at a time (honest by default). Every lie is
- * one a hostile host can tell; the SVSM must notice it before it uses it.
- */
+/* How the model lies, one way at a time (honest by default): one value
+ * per line of KVM_BEHAVIOURS (kvm_behaviours.h). */
+#define KVM_BEHAVIOUR_ENUM(id) KVM_##id,
 enum kvm_behaviour {
-	KVM_HONEST = 0,
-	KVM_OLD_VERSION,	 /* SEV info: versions 1..1 */
-	KVM_NO_MULTI_VMPL,	 /* features without bit 5 */
-	KVM_WRONG_ECHO,		 /* registration echoes GFN + 1 */
-	KVM_WRONG_RESPONSE_CODE, /* MSR replies with another code */
-	KVM_NO_VALID_BITS,	 /* page replies mark nothing valid */
-	KVM_EXCEPTION_RESULT,	 /* exit_info_1 = 1 (inject) */
-	KVM_MSR_CHANGED,	 /* GHCB MSR altered on return */
-	KVM_PSC_LIE,		 /* PSC reports success, does nothing */
-	KVM_PSC_WRONG_PAGE,	 /* PSC converts the next page */
-	KVM_PSC_BACKWARDS,	 /* cur_entry moves back */
-	KVM_PSC_STALL,		 /* returns early, never progressing */
-	KVM_PSC_ERROR,		 /* exit_info_2 non-zero */
-	KVM_PSC_PARTIAL,	 /* honest, 3 entries per call */
-	KVM_REFUSE_RUN_VMPL,	 /* run VMPL answered with an error */
-	KVM_CERTS_NO_RBX,	 /* INVALID_LEN without RBX valid */
-	KVM_MSR_NO_RAX,		 /* RDMSR/IN answered, RAX not valid */
-	KVM_DOORBELL_ELSEWHERE,	 /* #HV doorbell "set" at another GPA */
-	KVM_FLIP_SHARED,   /* during a call, after reading the request, flips a
-			    * byte of the PSC buffer / guest-request response */
-	KVM_FLIP_RESPONSE, /* the guest-request response only (so a guest
-			    * whose PSCs come first reaches its request) */
-	KVM_BEHAVIOURS,	   /* the count, not a behaviour */
+	KVM_BEHAVIOURS(KVM_BEHAVIOUR_ENUM) KVM_BEHAVIOUR_COUNT /* not one */
 };
+#undef KVM_BEHAVIOUR_ENUM
 
 /* Counted with relaxed atomics: vCPUs on several host CPUs may call the
  * model at once (emu's machine); the "last" fields are one event's, not
