@@ -365,6 +365,7 @@ static struct state_evidence evidence(struct sim_machine *m,
 				      struct ledger_rec *who)
 {
 	static const uint8_t state_guid[16] = CSVSM_VTPM_STATE_GUID;
+	static const uint8_t vtpm_guid[16] = SVSM_VTPM_SERVICE_GUID;
 	static struct sim_attest_result a;
 	static struct manifest man;
 	struct state_evidence ev;
@@ -383,6 +384,12 @@ static struct state_evidence evidence(struct sim_machine *m,
 		}
 	}
 	ASSERT_TRUE(why == NULL);
+	for (i = 0; i < man.count; i++) {
+		if (memcmp(man.entry[i].guid, vtpm_guid, 16) == 0) {
+			state_evidence_ek(&ev, man.entry[i].data,
+					  man.entry[i].len);
+		}
+	}
 	memcpy(who->chip_id, a.report + SNP_REPORT_OFF_CHIP_ID,
 	       sizeof(who->chip_id));
 	memcpy(who->measurement, a.report + SNP_REPORT_OFF_MEASUREMENT,

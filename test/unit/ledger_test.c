@@ -80,6 +80,12 @@ TEST(ledger, each_verdict)
 	EXPECT_EQ(next.generation, 1);
 	ev.outcome = CSVSM_VTPM_STATE_CORRUPT;
 	EXPECT_EQ(ledger_judge(&known, &ev, &next), LEDGER_RESTART);
+	/* A stored state, newer, but another TPM's (another EK): the host
+	 * swapped in another history of this image. */
+	ev = ev_ok(2, 9, 0x99, 9, 0x99);
+	ev.ek_digest[0] = 1;
+	EXPECT_EQ(ledger_judge(&known, &ev, &next), LEDGER_RESTART);
+	EXPECT_EQ(next.ek_digest[0], 1);
 	/* Later reports of the boot the ledger knows only move on. */
 	known = rec(2, 6, 0x66);
 	ev = ev_ok(2, 5, 0x55, 6, 0x66);
@@ -148,6 +154,7 @@ TEST(ledger, the_file_round_trips_and_refuses_what_it_did_not_write)
 	EXPECT_EQ(l.count, 0);
 	l.rec[0] = rec(1, 18446744073709551615ull, 0xAB);
 	l.rec[0].chip_id[63] = 0xCD;
+	l.rec[0].ek_digest[31] = 0x5A;
 	l.rec[1] = rec(2, 0, 0);
 	l.rec[1].measurement[0] = 0xEF;
 	l.count = 2;

@@ -4,7 +4,9 @@
  * ask the SVSM for ATTEST_SERVICES (or ATTEST_SINGLE_SERVICE for the
  * vTPM) with the given nonce, as Linux's configfs-tsm does, and write what
  * the guest received: DIR/report.bin, DIR/manifest.bin, DIR/certs.bin.
- * A relying party then checks them with csvsm-verify.
+ * A relying party then checks them with csvsm-verify. With --vtpm-disk
+ * FILE the vTPM keeps its state in FILE (tools/sim/file_disk.h), so runs
+ * in a row are boots of one machine on one disk.
  */
 #include "attest_cmd.h"
 
@@ -17,6 +19,7 @@
 
 #include "../common/hex.h"
 #include "csvsm_sim.h"
+#include "file_disk.h"
 
 #define BUFS 0x2000000ull
 #define NONCE (BUFS + 0x6010ull)
@@ -71,11 +74,13 @@ int attest_cmd_main(int argc, char **argv)
 		{"nonce", required_argument, NULL, 'n'},
 		{"out", required_argument, NULL, 'o'},
 		{"single-vtpm", no_argument, NULL, 's'},
+		{"vtpm-disk", required_argument, NULL, 'd'},
 		{NULL, 0, NULL, 0},
 	};
 	static const uint8_t vtpm_guid[16] = SVSM_VTPM_SERVICE_GUID;
 	static struct sim_attest_result a;
 	const char *out = NULL;
+	const char *disk = NULL;
 	uint8_t nonce[64];
 	bool have_nonce = false, single = false;
 	struct sim_config cfg;
@@ -94,18 +99,27 @@ int attest_cmd_main(int argc, char **argv)
 		case 's':
 			single = true;
 			break;
+		case 'd':
+			disk = optarg;
+			break;
 		default:
 			have_nonce = false;
 			break;
 		}
 	}
 	if (!have_nonce || out == NULL) {
-		fprintf(stderr, "usage: csvsm-sim attest --nonce HEX(64 bytes) "
-				"--out DIR [--single-vtpm]\n");
+		fprintf(stderr,
+			"usage: csvsm-sim attest --nonce HEX(64 bytes) "
+			"--out DIR [--single-vtpm] [--vtpm-disk FILE]\n");
+		return 2;
+	}
+	if (disk != NULL && !file_disk_open(disk)) {
+		fprintf(stderr, "csvsm-sim: cannot open %s\n", disk);
 		return 2;
 	}
 	sim_config_default(&cfg);
 	cfg.vtpm = true;
+	cfg.vtpm_disk = disk != NULL ? &file_disk : NULL;
 	m = sim_create(&cfg);
 	if (m == NULL || !accept_bufs(m)) {
 		fprintf(stderr, "csvsm-sim: the machine did not boot\n");
@@ -120,6 +134,7 @@ int attest_cmd_main(int argc, char **argv)
 		return 1;
 	}
 	sim_destroy(m);
+	file_disk_close();
 	if (!write_file(out, "report.bin", a.report, a.report_len) ||
 	    !write_file(out, "manifest.bin", a.manifest, a.manifest_len) ||
 	    !write_file(out, "certs.bin", a.certs, a.certs_len)) {

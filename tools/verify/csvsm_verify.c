@@ -272,6 +272,7 @@ static int ledger_step(const char *path, const struct report_fields *f,
 		       const struct manifest *m)
 {
 	static const uint8_t state_guid[16] = CSVSM_VTPM_STATE_GUID;
+	static const uint8_t vtpm_guid[16] = SVSM_VTPM_SERVICE_GUID;
 	static struct ledger l;
 	static char text[LEDGER_FILE_MAX];
 	struct state_evidence ev;
@@ -293,6 +294,13 @@ static int ledger_step(const char *path, const struct report_fields *f,
 	if (why != NULL) {
 		fprintf(stderr, "csvsm-verify: FAILED vtpm-state: %s\n", why);
 		return 1;
+	}
+	for (i = 0; i < m->count; i++) {
+		if (memcmp(m->entry[i].guid, vtpm_guid, 16) == 0 &&
+		    m->entry[i].data != NULL) {
+			state_evidence_ek(&ev, m->entry[i].data,
+					  m->entry[i].len);
+		}
 	}
 	probe = fopen(path, "rb");
 	if (probe != NULL) {
@@ -360,9 +368,11 @@ static int ledger_step(const char *path, const struct report_fields *f,
 		return EXIT_FORK;
 	case LEDGER_RESTART:
 		fprintf(stderr,
-			"csvsm-verify: RESTART: the vTPM does not run "
-			"the state seen before (%s)\n",
-			state_outcome_name(ev.outcome));
+			"csvsm-verify: RESTART: the vTPM is not the TPM "
+			"seen before (%s%s)\n",
+			state_outcome_name(ev.outcome),
+			ev.outcome == CSVSM_VTPM_STATE_OK ? ", another EK"
+							  : "");
 		return EXIT_RESTART;
 	default:
 		return 0;

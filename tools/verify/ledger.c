@@ -84,7 +84,9 @@ const char *ledger_parse(const uint8_t *buf, size_t len, struct ledger *l)
 			       ' ') ||
 		    !field_hex(&p, end, r.boot_id, sizeof(r.boot_id), ' ') ||
 		    !field_u64(&p, end, &r.generation) ||
-		    !field_hex(&p, end, r.digest, sizeof(r.digest), '\n')) {
+		    !field_hex(&p, end, r.digest, sizeof(r.digest), ' ') ||
+		    !field_hex(&p, end, r.ek_digest, sizeof(r.ek_digest),
+			       '\n')) {
 			l->count = 0;
 			return "a ledger line is malformed";
 		}
@@ -116,11 +118,11 @@ static size_t put_hex(char *out, const uint8_t *p, size_t n)
 
 size_t ledger_format(const struct ledger *l, char *buf, size_t cap)
 {
-	/* A line: 4 hex fields, a generation, 5 separators. */
+	/* A line: 5 hex fields, a generation, 6 separators. */
 	const size_t line_max = 2 * (SNP_CHIP_ID_LEN + SNP_MEASUREMENT_LEN +
 				     CSVSM_VTPM_STATE_BOOT_ID_LEN +
-				     CSVSM_VTPM_STATE_DIGEST_LEN) +
-				GEN_DIGITS_MAX + 5;
+				     CSVSM_VTPM_STATE_DIGEST_LEN + 32) +
+				GEN_DIGITS_MAX + 6;
 	size_t off = sizeof(header) - 1;
 	unsigned i;
 
@@ -148,6 +150,8 @@ size_t ledger_format(const struct ledger *l, char *buf, size_t cap)
 		}
 		off += (size_t)n;
 		off += put_hex(buf + off, r->digest, sizeof(r->digest));
+		buf[off++] = ' ';
+		off += put_hex(buf + off, r->ek_digest, sizeof(r->ek_digest));
 		buf[off++] = '\n';
 	}
 	return off;
@@ -175,6 +179,7 @@ static void take_current(const struct state_evidence *ev,
 	memcpy(next->boot_id, ev->boot_id, sizeof(next->boot_id));
 	next->generation = ev->current_generation;
 	memcpy(next->digest, ev->current_digest, sizeof(next->digest));
+	memcpy(next->ek_digest, ev->ek_digest, sizeof(next->ek_digest));
 }
 
 /* A state (@gen, @digest) against the newest one known. */
@@ -206,9 +211,13 @@ enum ledger_verdict ledger_judge(const struct ledger_rec *known,
 		/* A later report of the boot the ledger saw: its newest
 		 * state can only have moved on. */
 		v = compare(known, ev->current_generation, ev->current_digest);
-	} else if (ev->outcome != CSVSM_VTPM_STATE_OK) {
-		/* Another boot that does not run a stored state: whatever
-		 * the reason, the TPM the ledger knew is not this one. */
+	} else if (ev->outcome != CSVSM_VTPM_STATE_OK ||
+		   memcmp(known->ek_digest, ev->ek_digest,
+			  sizeof(ev->ek_digest)) != 0) {
+		/* Another boot that does not run a stored state, or runs
+		 * another TPM's (another EK: the host swapped in another
+		 * history of this image): not the TPM the ledger knew,
+		 * whatever the generations say. */
 		take_current(ev, next);
 		return LEDGER_RESTART;
 	} else {

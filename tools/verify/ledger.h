@@ -10,7 +10,7 @@
  * another person, may have written it): one header line
  * "csvsm-verify ledger 1", then one line per platform and image:
  *   CHIP_ID(128 hex) MEASUREMENT(96 hex) BOOT_ID(32 hex) GENERATION
- *   (decimal, at most 20 digits) DIGEST(96 hex)
+ *   (decimal, at most 20 digits) DIGEST(96 hex) EK(64 hex)
  * separated by single spaces, each line ended by '\n', no two lines for
  * the same platform and image.
  */
@@ -34,6 +34,10 @@ struct state_evidence {
 	uint8_t loaded_digest[CSVSM_VTPM_STATE_DIGEST_LEN];
 	uint8_t current_digest[CSVSM_VTPM_STATE_DIGEST_LEN];
 	uint64_t writes;
+	/* SHA-256 of the vTPM entry's data (the RSA EK's TPMT_PUBLIC):
+	 * which TPM this is. A manufactured TPM draws a new seed, so a new
+	 * EK; a restored one keeps its EK. Zero without a vTPM entry. */
+	uint8_t ek_digest[32];
 };
 
 /**
@@ -43,6 +47,9 @@ struct state_evidence {
  */
 const char *state_entry_parse(const uint8_t *data, size_t len,
 			      struct state_evidence *ev);
+/** Record the vTPM entry's data (the EK) of the same manifest in @ev. */
+void state_evidence_ek(struct state_evidence *ev, const uint8_t *ek,
+		       size_t len);
 /** The outcome's name ("ok", "missing", ..., "no storage"). */
 const char *state_outcome_name(uint32_t outcome);
 
@@ -52,6 +59,7 @@ struct ledger_rec {
 	uint8_t boot_id[CSVSM_VTPM_STATE_BOOT_ID_LEN];
 	uint64_t generation;
 	uint8_t digest[CSVSM_VTPM_STATE_DIGEST_LEN];
+	uint8_t ek_digest[32];
 };
 
 #define LEDGER_MAX_RECS 4096u
@@ -76,7 +84,8 @@ enum ledger_verdict {
 	LEDGER_OK,	 /* at or after the newest state known */
 	LEDGER_ROLLBACK, /* it started from a state older than one seen */
 	LEDGER_FORK,	 /* the same generation as one seen, other bytes */
-	LEDGER_RESTART,	 /* it does not run the known state: a new TPM */
+	LEDGER_RESTART,	 /* not the known TPM: no stored state, or another
+			    TPM's (another EK) */
 };
 
 /**

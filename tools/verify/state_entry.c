@@ -4,6 +4,7 @@
  * untrusted bytes: every field read once, every rule the SVSM keeps
  * checked, so a malformed entry is named and never judged.
  */
+#include <openssl/sha.h>
 #include <string.h>
 
 #include "svsm/le.h"
@@ -20,6 +21,11 @@ static bool zero(const uint8_t *p, size_t n)
 		}
 	}
 	return true;
+}
+
+void state_evidence_ek(struct state_evidence *ev, const uint8_t *ek, size_t len)
+{
+	SHA256(ek, len, ev->ek_digest);
 }
 
 const char *state_outcome_name(uint32_t outcome)
