@@ -23,7 +23,9 @@
  * was torn never got its response.
  *
  * Lock order: the store's lock, then the libraries' lock (taken inside
- * vtpm_service_*); never with the ownership lock held.
+ * vtpm_service_*); never with the ownership lock held (it is held across
+ * the device's writes). vtpm_store_manifest() takes only a leaf lock
+ * and may be called under the ownership lock.
  */
 #ifndef SVSM_VTPM_STORE_H
 #define SVSM_VTPM_STORE_H
@@ -73,8 +75,8 @@ enum svsm_err vtpm_store_boot(const struct vtpm_engine *engine,
  */
 void vtpm_store_commit(void);
 
-/** The manifest entry (abi/csvsm_vtpm_state.h) into @buf; its length,
- * 0 without a vTPM or if @cap is short. */
+/** The manifest entry (abi/csvsm_vtpm_state.h) as of the last write
+ * into @buf; its length, 0 without a vTPM or if @cap is short. */
 size_t vtpm_store_manifest(uint8_t *buf, size_t cap);
 
 /** Counts, for tests and the benchmark. */

@@ -19,7 +19,11 @@
  * (which it can always do) lets this image start a new stored state.
  *
  * Lock order: store_lock, then the libraries' lock (inside the
- * vtpm_service_* and crypto_* calls).
+ * vtpm_service_* and crypto_* calls), then pub_lock. store_lock is held
+ * across the device's writes (a wait on the host), so it is taken only
+ * without the ownership lock; the attestation handler, which builds the
+ * manifest under the ownership lock, reads the published entry under
+ * pub_lock alone, a leaf held for a copy.
  */
 #include "svsm/vtpm_store.h"
 
@@ -76,6 +80,33 @@ struct store {
 
 static struct store st;
 static struct spinlock store_lock;
+/* The manifest entry as of the last change of st (under store_lock). */
+static uint8_t pub_entry[CSVSM_VTPM_STATE_ENTRY_LEN];
+static struct spinlock pub_lock;
+
+/* Publish st as the manifest's entry. Under store_lock (or at boot). */
+static void publish(void)
+{
+	uint8_t e[CSVSM_VTPM_STATE_ENTRY_LEN];
+
+	memset(e, 0, sizeof(e));
+	le_put32(e + CSVSM_VTPM_STATE_OFF_VERSION,
+		 CSVSM_VTPM_STATE_ENTRY_VERSION);
+	le_put32(e + CSVSM_VTPM_STATE_OFF_OUTCOME, st.outcome);
+	le_put32(e + CSVSM_VTPM_STATE_OFF_FLAGS, st.flags);
+	memcpy(e + CSVSM_VTPM_STATE_OFF_BOOT_ID, st.boot_id,
+	       sizeof(st.boot_id));
+	le_put64(e + CSVSM_VTPM_STATE_OFF_LOADED_GEN, st.loaded_generation);
+	le_put64(e + CSVSM_VTPM_STATE_OFF_CURRENT_GEN, st.generation);
+	memcpy(e + CSVSM_VTPM_STATE_OFF_LOADED_DIGEST, st.loaded_digest,
+	       sizeof(st.loaded_digest));
+	memcpy(e + CSVSM_VTPM_STATE_OFF_CURRENT_DIGEST, st.digest,
+	       sizeof(st.digest));
+	le_put64(e + CSVSM_VTPM_STATE_OFF_WRITES, st.writes);
+	spin_lock(&pub_lock);
+	memcpy(pub_entry, e, sizeof(e));
+	spin_unlock(&pub_lock);
+}
 
 /* A zeroed buffer of at least @bytes from the page allocator. */
 static void *buf_alloc(size_t bytes)
@@ -327,6 +358,7 @@ void vtpm_store_commit(void)
 			} else {
 				memcpy(st.digest, keep, sizeof(keep));
 			}
+			publish();
 		}
 	}
 	spin_unlock(&store_lock);
@@ -423,21 +455,10 @@ static enum svsm_err boot_from_disk(const struct vtpm_engine *engine)
 	return SVSM_OK;
 }
 
-enum svsm_err vtpm_store_boot(const struct vtpm_engine *engine,
-			      const struct vtpm_disk *disk)
+/* Start the vTPM from the device's state, or fresh; st says how. */
+static enum svsm_err store_start(const struct vtpm_engine *engine,
+				 const struct vtpm_disk *disk)
 {
-	enum svsm_err err;
-
-	crypto_wipe(&st, sizeof(st));
-	spin_init(&store_lock);
-	st.outcome = CSVSM_VTPM_STATE_NO_STORAGE;
-	if (engine == NULL) {
-		return vtpm_service_init(NULL, NULL, 0);
-	}
-	if (!plat_entropy(st.boot_id, sizeof(st.boot_id))) {
-		LOG_NOTICE("vTPM state: no randomness for the boot ID");
-		return SVSM_E_INVAL;
-	}
 	st.has_key = key_get();
 	if (disk == NULL || !disk->present()) {
 		LOG_NOTICE("vTPM state: no storage device; the vTPM's state "
@@ -451,18 +472,44 @@ enum svsm_err vtpm_store_boot(const struct vtpm_engine *engine,
 		return start_fresh(engine);
 	}
 	st.disk = disk;
-	err = boot_from_disk(engine);
+	return boot_from_disk(engine);
+}
+
+enum svsm_err vtpm_store_boot(const struct vtpm_engine *engine,
+			      const struct vtpm_disk *disk)
+{
+	enum svsm_err err;
+
+	crypto_wipe(&st, sizeof(st));
+	spin_init(&store_lock);
+	spin_init(&pub_lock);
+	st.outcome = CSVSM_VTPM_STATE_NO_STORAGE;
+	if (engine == NULL) {
+		return vtpm_service_init(NULL, NULL, 0);
+	}
+	if (!plat_entropy(st.boot_id, sizeof(st.boot_id))) {
+		LOG_NOTICE("vTPM state: no randomness for the boot ID");
+		return SVSM_E_INVAL;
+	}
+	err = store_start(engine, disk);
 	if (err != SVSM_OK) {
 		st.persistent = false;
+		st.active = false;
 		return err;
 	}
 	if (st.persistent) {
 		st.flags |= CSVSM_VTPM_STATE_F_PERSISTENT;
+	}
+	publish();
+	if (st.persistent) {
 		vtpm_store_commit(); /* manufacture, Startup and EKs at once */
 	}
 	LOG_NOTICE("vTPM state: %s, generation %llu loaded, %llu stored",
 		   st.outcome == CSVSM_VTPM_STATE_REFUSED
 			   ? "refused by the engine"
+		   : st.outcome == CSVSM_VTPM_STATE_NO_STORAGE ? "no storage"
+		   : st.outcome == CSVSM_VTPM_STATE_NO_KEY
+			   ? "no sealing key"
 			   : vtpm_state_outcome_name(
 				     (enum vtpm_state_outcome)st.outcome),
 		   (unsigned long long)st.loaded_generation,
@@ -475,22 +522,9 @@ size_t vtpm_store_manifest(uint8_t *buf, size_t cap)
 	if (!st.active || cap < CSVSM_VTPM_STATE_ENTRY_LEN) {
 		return 0;
 	}
-	spin_lock(&store_lock);
-	memset(buf, 0, CSVSM_VTPM_STATE_ENTRY_LEN);
-	le_put32(buf + CSVSM_VTPM_STATE_OFF_VERSION,
-		 CSVSM_VTPM_STATE_ENTRY_VERSION);
-	le_put32(buf + CSVSM_VTPM_STATE_OFF_OUTCOME, st.outcome);
-	le_put32(buf + CSVSM_VTPM_STATE_OFF_FLAGS, st.flags);
-	memcpy(buf + CSVSM_VTPM_STATE_OFF_BOOT_ID, st.boot_id,
-	       sizeof(st.boot_id));
-	le_put64(buf + CSVSM_VTPM_STATE_OFF_LOADED_GEN, st.loaded_generation);
-	le_put64(buf + CSVSM_VTPM_STATE_OFF_CURRENT_GEN, st.generation);
-	memcpy(buf + CSVSM_VTPM_STATE_OFF_LOADED_DIGEST, st.loaded_digest,
-	       sizeof(st.loaded_digest));
-	memcpy(buf + CSVSM_VTPM_STATE_OFF_CURRENT_DIGEST, st.digest,
-	       sizeof(st.digest));
-	le_put64(buf + CSVSM_VTPM_STATE_OFF_WRITES, st.writes);
-	spin_unlock(&store_lock);
+	spin_lock(&pub_lock);
+	memcpy(buf, pub_entry, CSVSM_VTPM_STATE_ENTRY_LEN);
+	spin_unlock(&pub_lock);
 	return CSVSM_VTPM_STATE_ENTRY_LEN;
 }
 
