@@ -91,7 +91,7 @@ static void put_desc(unsigned i, uint64_t addr, uint32_t len, uint16_t flags,
 static void setup(struct vblk *d, uint32_t extra_hi)
 {
 	static const struct vblk_backend be = {SECTORS, b_read, b_write,
-					       b_flush, NULL, false};
+					       b_flush, NULL,	false};
 	static const struct vblk_mem vm = {m_read, m_write, NULL};
 
 	memset(mem, 0, sizeof(mem));
