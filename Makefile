@@ -13,6 +13,7 @@ include mk/sources.mk
 include mk/pki.mk
 include mk/host.mk
 include mk/fuzz.mk
+include mk/ekca.mk
 include mk/checks.mk
 include mk/firmware.mk
 include mk/ovmf.mk
