@@ -120,7 +120,7 @@ check: setup
 
 check-all: format-check banned-check layers-check tcb-check tidy freestanding-check \
 	docs-check \
-	test test-snp test-asan emu-check emu-chip-check emu-blk-check emu-hostile-check vtpm-check attest-check igvm-check \
+	test test-snp test-asan emu-check emu-chip-check emu-blk-check emu-hostile-check vtpm-check attest-check ekca-check igvm-check \
 	igvm-host-check \
 	snp-image-check linux-check-test linux-repro-check linux-emu-check linux-hostile-check \
 	linux-stable-check \

@@ -24,3 +24,11 @@ ASAN_BINS += $(BIN)/csvsm-ekca-asan
 $(BIN)/fuzz-ekca_ek_public: \
 	$(patsubst %.c,$(FUZZ_OBJ)/%.o,$(EKCA_LIB_SRCS))
 
+
+# The CA against csvsm-sim's reports (issue, openssl verify, refusals),
+# and the NV provisioning round trip on swtpm and on csvsm's vTPM
+# (test/ekca/ekca-check.sh).
+.PHONY: ekca-check
+ekca-check: $(BIN)/csvsm-ekca $(BIN)/csvsm-ekca-asan $(BIN)/csvsm-sim \
+		$(PKI_FILES)
+	@test/ekca/ekca-check.sh
