@@ -189,8 +189,8 @@ mkdir -p "$state"
 # start_swtpm: swtpm on a free loopback port over $state (kept across
 # restarts: the same EPS, so the same EKs); Startup(CLEAR) each time.
 start_swtpm() {
-	local try
-	for try in 1 2 3 4 5; do
+	local _
+	for _ in 1 2 3 4 5; do
 		port=$((20000 + RANDOM % 40000))
 		swtpm socket --tpm2 --tpmstate dir="$state" \
 			--server type=tcp,port=$port,bindaddr=127.0.0.1 \
@@ -285,7 +285,7 @@ stop_swtpm
 
 # 3. The same on csvsm's own vTPM (csvsm-sim vtpm over mssim): its EKs,
 # NV rules and platform hierarchy as Linux's tpm_svsm reaches them.
-for try in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	port=$((20000 + RANDOM % 40000))
 	$bin/csvsm-sim vtpm --mssim $port --max-seconds 120 >"$tmp/sim.log" 2>&1 &
 	server_pid=$!
