@@ -64,6 +64,7 @@ struct store {
 	bool persistent; /* its changes are written */
 	bool has_slot;	 /* slot holds generation */
 	bool write_failure_logged;
+	bool no_memory; /* a slot could not be read into memory */
 	unsigned slot;
 	uint32_t outcome;
 	uint32_t flags;
@@ -153,11 +154,15 @@ static uint64_t slot_lba(unsigned slot)
 /*
  * Read slot @slot into a new buffer (*@buf, *@cap bytes; the caller
  * frees it), returning how many bytes of it are the blob: 0 for an
- * unwritten (zero) or unreadable first sector, the first sector alone
- * if it is no header of ours (the opener names it), fewer bytes than
- * the header claims if the device ends or fails before (TRUNCATED).
+ * unwritten (zero) first sector, the first sector alone if it is no
+ * header of ours (the opener names it), fewer bytes than the header
+ * claims if the device ends or fails before (TRUNCATED). An unreadable
+ * first sector sets *@unreadable: never taken for an unwritten one, so a
+ * read error (a device cut short, or failing) cannot make the SVSM
+ * manufacture a TPM over a state it could not read.
  */
-static size_t slot_read(unsigned slot, uint8_t **buf, size_t *cap)
+static size_t slot_read(unsigned slot, uint8_t **buf, size_t *cap,
+			bool *unreadable)
 {
 	uint8_t first[VTPM_STORE_SECTOR];
 	uint64_t lba = slot_lba(slot);
@@ -165,8 +170,8 @@ static size_t slot_read(unsigned slot, uint8_t **buf, size_t *cap)
 
 	*buf = NULL;
 	*cap = 0;
-	if (st.disk->read(lba, first, 1) != SVSM_OK ||
-	    all_zero(first, sizeof(first))) {
+	*unreadable = st.disk->read(lba, first, 1) != SVSM_OK;
+	if (*unreadable || all_zero(first, sizeof(first))) {
 		return 0;
 	}
 	want = vtpm_state_claimed_len(first, sizeof(first));
@@ -181,6 +186,7 @@ static size_t slot_read(unsigned slot, uint8_t **buf, size_t *cap)
 	*buf = buf_alloc(*cap);
 	if (*buf == NULL) {
 		*cap = 0;
+		st.no_memory = true;
 		return 0;
 	}
 	memcpy(*buf, first, sizeof(first));
@@ -210,15 +216,20 @@ static enum vtpm_state_outcome slot_open(unsigned slot,
 	enum vtpm_state_outcome o = VTPM_STATE_MISSING;
 	uint8_t *blob = NULL;
 	size_t blob_cap = 0;
-	size_t len = slot_read(slot, &blob, &blob_cap);
+	bool unreadable = false;
+	size_t len = slot_read(slot, &blob, &blob_cap, &unreadable);
 	uint8_t *out = NULL;
 	size_t out_cap = len > VTPM_STATE_HDR_LEN ? len : 1;
 
 	memset(info, 0, sizeof(*info));
+	if (unreadable) {
+		return VTPM_STATE_TRUNCATED;
+	}
 	out = len != 0 ? buf_alloc(out_cap) : NULL;
 	if (len != 0 && out == NULL) {
 		buf_free(blob, blob_cap);
-		return VTPM_STATE_MISSING; /* cannot happen at boot */
+		st.no_memory = true;
+		return VTPM_STATE_MISSING; /* boot_from_disk() refuses it */
 	}
 	if (len != 0) {
 		o = vtpm_state_open(&st.key, blob, len, 0, out, out_cap, info);
@@ -399,8 +410,22 @@ static enum svsm_err boot_from_disk(const struct vtpm_engine *engine)
 	size_t state_cap = 0;
 	enum svsm_err err;
 
+	if (st.disk->sectors() < VTPM_STORE_SECTORS) {
+		LOG_NOTICE("vTPM state: %s has %llu sectors, the store needs "
+			   "%u",
+			   st.disk->name,
+			   (unsigned long long)st.disk->sectors(),
+			   VTPM_STORE_SECTORS);
+	}
 	for (s = 0; s < SLOTS; s++) {
 		o[s] = slot_open(s, &info[s], NULL, NULL);
+	}
+	/* A heap too small to read the state must not look like no state
+	 * (a manufactured TPM would be written over it): an internal
+	 * failure, the boot's. */
+	if (st.no_memory) {
+		LOG_ERROR("vTPM state: no memory to read the stored state");
+		return SVSM_E_NOMEM;
 	}
 	s = slot_pick(o, info);
 	st.outcome = (uint32_t)o[s];

@@ -35,7 +35,7 @@ static bool in_range(uint64_t lba, size_t n)
 static enum svsm_err rd_read(uint64_t lba, void *buf, size_t n)
 {
 	ram_disk.reads++;
-	if (!in_range(lba, n)) {
+	if (ram_disk.fail_reads || !in_range(lba, n)) {
 		return SVSM_E_STATE;
 	}
 	memcpy(buf, ram_disk.data + lba * VTPM_STORE_SECTOR,

@@ -21,6 +21,7 @@ struct ram_disk {
 	bool present;
 	uint64_t reads, writes, flushes, sectors_written;
 	unsigned fail_writes; /* the next N writes fail (an error status) */
+	bool fail_reads;      /* every read fails (an error status) */
 	/* The next write stores only its first N sectors and then the
 	 * "power" goes (later writes are dropped too) while reporting
 	 * success: a torn write. 0: off. */

@@ -329,6 +329,28 @@ TEST(vtpm_store, a_cut_device_is_truncated_state)
 	EXPECT_EQ(s.flags, 0);
 }
 
+TEST(vtpm_store, a_device_that_fails_reads_is_never_written_over)
+{
+	struct sim_machine *m;
+	struct vtpm_store_stats s;
+	uint64_t written;
+
+	ram_disk_reset(VTPM_STORE_SECTORS);
+	boot(true);
+	written = ram_disk.sectors_written;
+	ram_disk.fail_reads = true; /* an unreadable state is no missing one */
+	m = boot(true);
+	s = stats();
+	EXPECT_EQ(s.outcome, CSVSM_VTPM_STATE_TRUNCATED);
+	EXPECT_EQ(s.flags, 0);
+	EXPECT_EQ(nv_define(m), 0u);
+	EXPECT_EQ(ram_disk.sectors_written, written);
+	ram_disk.fail_reads = false;
+	boot(true);
+	EXPECT_EQ(stats().outcome, CSVSM_VTPM_STATE_OK);
+	EXPECT_EQ(stats().loaded_generation, 1);
+}
+
 TEST(vtpm_store, a_newer_slot_wins_and_an_older_copy_is_taken_silently)
 {
 	struct sim_machine *m;
