@@ -151,7 +151,7 @@ fresh-clone-check:
 
 bench: setup
 	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench $(BIN)/csvsm-bench-snp \
-		$(BIN)/csvsm-bench-vtpm \
+		$(BIN)/csvsm-bench-vtpm $(BIN)/csvsm-bench-vtpm-state \
 		$(MACHINE_ELF) $(BUILD)/csvsm.igvm $(BUILD)/csvsm-linux.igvm \
 		$(BUILD)/csvsm-linux-tpmbench.igvm
 	@scripts/bench.sh $(BIN)/csvsm-bench

@@ -112,6 +112,12 @@ $(BIN)/csvsm-bench-vtpm: $(call host_objs,$(BENCH_VTPM_SRCS)) \
 	@echo "  LD      $@"
 	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
 
+$(BIN)/csvsm-bench-vtpm-state: $(call host_objs,$(BENCH_VTPM_STATE_SRCS)) \
+		$(BUILD)/libcsvsm_sim.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(HOST_CFLAGS) $^ $(HOST_LDLIBS) -o $@
+
 $(BIN)/csvsm-verify: $(call host_objs,$(VERIFY_MAIN_SRCS) $(VERIFY_LIB_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
@@ -126,6 +132,7 @@ $(BIN)/csvsm-igvm: $(call host_objs,$(IGVM_MAIN_SRCS) $(IGVM_LIB_SRCS)) \
 
 HOST_BINS := $(BIN)/csvsm-tests $(BIN)/csvsm-tests-snp $(BIN)/csvsm-sim \
 	$(BIN)/csvsm-bench $(BIN)/csvsm-bench-snp $(BIN)/csvsm-bench-vtpm \
+	$(BIN)/csvsm-bench-vtpm-state \
 	$(BIN)/csvsm-verify $(BIN)/csvsm-igvm
 ASAN_BINS := $(BIN)/csvsm-tests-asan $(BIN)/csvsm-tests-snp-asan
 

@@ -81,3 +81,5 @@ TEST_IGVM_SRCS := tools/igvm/igvm_write.c tools/igvm/vmlinux.c \
 	tools/verify/manifest.c tools/common/hex.c
 BENCH_SRCS := bench/bench_core.c
 BENCH_VTPM_SRCS := bench/bench_vtpm.c
+# The vTPM's stored state: boots and NV writes on a host file as disk.
+BENCH_VTPM_STATE_SRCS := bench/bench_vtpm_state.c tools/sim/file_disk.c

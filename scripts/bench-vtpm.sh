@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # make bench, vTPM part: one run timing each command through the SVSM's
-# vTPM path (sim), libtpms in-process, and swtpm over its socket.
+# vTPM path (sim), libtpms in-process, and swtpm over its socket; then
+# the vTPM's stored state on sim: boots with and without it, and the
+# cost of a command that changes NV (docs/vtpm.md, "Persistent state").
 set -euo pipefail
 state=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
@@ -16,3 +18,4 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 build/bin/csvsm-bench-vtpm "$port"
+build/bin/csvsm-bench-vtpm-state "$state"
