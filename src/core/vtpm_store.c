@@ -286,7 +286,7 @@ static bool store_write(void)
 	uint8_t *blob = NULL;
 	size_t img_cap = 0, len = 0, blob_cap = 0, blob_len = 0;
 	unsigned target = st.has_slot ? 1u - st.slot : 0u;
-	struct crypto_piece piece;
+	struct crypto_piece piece = {NULL, 0};
 	enum svsm_err err = SVSM_E_NOMEM;
 	unsigned tries;
 
@@ -305,18 +305,18 @@ static bool store_write(void)
 		}
 		err = vtpm_service_state_save(img, img_cap, &len);
 	}
-	if (err != SVSM_OK || len > VTPM_STATE_MAX_LEN ||
-	    vtpm_state_sealed_len(len) > VTPM_STORE_SLOT_BYTES) {
-		LOG_NOTICE("vTPM state: no image of the state to write (%llu "
-			   "bytes, error %d)",
-			   (unsigned long long)len, (int)err);
-		buf_free(img, img_cap);
-		return false;
+	if (err == SVSM_OK &&
+	    (len > VTPM_STATE_MAX_LEN ||
+	     vtpm_state_sealed_len(len) > VTPM_STORE_SLOT_BYTES)) {
+		err = SVSM_E_NOMEM; /* a state larger than a slot */
 	}
-	blob_cap = ALIGN_UP(vtpm_state_sealed_len(len), VTPM_STORE_SECTOR);
-	blob = buf_alloc(blob_cap);
-	piece = (struct crypto_piece){img, len};
-	err = SVSM_E_INVAL;
+	if (err == SVSM_OK) {
+		blob_cap =
+			ALIGN_UP(vtpm_state_sealed_len(len), VTPM_STORE_SECTOR);
+		blob = buf_alloc(blob_cap);
+		piece = (struct crypto_piece){img, len};
+		err = SVSM_E_INVAL;
+	}
 	if (blob != NULL && plat_entropy(iv, sizeof(iv)) &&
 	    vtpm_state_seal(&st.key, st.generation + 1, iv, img, len, blob,
 			    blob_cap, &blob_len) == SVSM_OK &&
@@ -330,15 +330,16 @@ static bool store_write(void)
 	buf_free(img, img_cap);
 	buf_free(blob, blob_cap);
 	if (err != SVSM_OK) {
-		/* st.digest is the failed write's; put back the last one. */
+		/* Flagged in every report from now on; logged once (the
+		 * guest's commands retry it, and must not flood the log). */
 		st.flags |= CSVSM_VTPM_STATE_F_WRITE_FAILED;
 		if (!st.write_failure_logged) {
-			LOG_NOTICE(
-				"vTPM state: writing generation %llu to slot "
-				"%u failed (error %d); the device keeps "
-				"generation %llu",
-				(unsigned long long)st.generation + 1, target,
-				(int)err, (unsigned long long)st.generation);
+			LOG_NOTICE("vTPM state: writing generation %llu (%llu "
+				   "bytes) to slot %u failed (error %d); the "
+				   "device keeps generation %llu",
+				   (unsigned long long)st.generation + 1,
+				   (unsigned long long)len, target, (int)err,
+				   (unsigned long long)st.generation);
 			st.write_failure_logged = true;
 		}
 		return false;
