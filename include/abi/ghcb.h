@@ -117,6 +117,12 @@ static inline bool ghcb_page_is_valid(const uint8_t *page, unsigned off)
 #define SVM_IOIO_SZ32 (1ull << 6)
 #define SVM_IOIO_A16 (1ull << 7)
 #define SVM_IOIO_PORT_SHIFT 16u
+/* The exit_info_1 of an IN (@in != 0) or OUT of operand size @sz (one
+ * of SVM_IOIO_SZ*) at 16-bit port @port: the one encoding every IOIO the
+ * SVSM makes uses. */
+#define SVM_IOIO_INFO1(port, sz, in)                                           \
+	(((uint64_t)(uint16_t)(port) << SVM_IOIO_PORT_SHIFT) | (sz) |          \
+	 SVM_IOIO_A16 | ((in) ? SVM_IOIO_TYPE_IN : 0))
 #define SVM_VMGEXIT_MMIO_READ 0x80000001ull
 #define SVM_VMGEXIT_MMIO_WRITE 0x80000002ull
 #define SVM_VMGEXIT_NMI_COMPLETE 0x80000003ull

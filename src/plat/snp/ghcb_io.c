@@ -21,8 +21,7 @@ static uint64_t ioio_info1(uint16_t port, unsigned size, bool in)
 				  : SVM_IOIO_SZ32;
 
 	CHECK(size == 1 || size == 2 || size == 4);
-	return ((uint64_t)port << SVM_IOIO_PORT_SHIFT) | sz | SVM_IOIO_A16 |
-	       (in ? SVM_IOIO_TYPE_IN : 0);
+	return SVM_IOIO_INFO1(port, sz, in);
 }
 
 void ghcb_io_out(struct ghcb_cpu *g, uint16_t port, unsigned size, uint32_t val)

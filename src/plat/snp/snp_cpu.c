@@ -6,7 +6,6 @@
 #include "svsm/std.h"
 #include "svsm/terminate.h"
 
-#include "abi/ghcb.h"
 #include "abi/snp.h"
 
 #include "snp_boot.h"
@@ -14,9 +13,6 @@
 #include "snp_hw.h"
 
 #define COM1 0x3F8u
-#define IOIO_OUT8(port)                                                        \
-	(((uint64_t)(port) << SVM_IOIO_PORT_SHIFT) | SVM_IOIO_SZ8 |            \
-	 SVM_IOIO_A16)
 
 static struct snp_platform snp;
 
@@ -71,13 +67,7 @@ void snp_console_write(const char *s, size_t len)
 	}
 	c->console_busy = true;
 	for (i = 0; i < len; i++) {
-		struct ghcb_in in = {.exit_code = SVM_EXIT_IOIO,
-				     .info1 = IOIO_OUT8(COM1),
-				     .rax = (uint8_t)s[i],
-				     .has_rax = true};
-		struct ghcb_out out;
-
-		ghcb_call(&c->ghcb, &in, &out);
+		ghcb_io_out(&c->ghcb, COM1, 1, (uint8_t)s[i]);
 	}
 	c->console_busy = false;
 }

@@ -172,8 +172,7 @@ static void vc_ioio(struct ghcb_cpu *g, struct vc_regs *r, const uint8_t *p)
 	}
 	port = imm ? p[prefix + 1] : (uint16_t)r->rdx;
 	len = prefix + (imm ? 2 : 1);
-	req.info1 = ((uint64_t)port << SVM_IOIO_PORT_SHIFT) | size |
-		    SVM_IOIO_A16 | (in ? SVM_IOIO_TYPE_IN : 0);
+	req.info1 = SVM_IOIO_INFO1(port, size, in);
 	req.rax = r->rax & mask;
 	req.has_rax = !in;
 	ghcb_call(g, &req, &out);
