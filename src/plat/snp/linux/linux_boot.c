@@ -40,7 +40,9 @@
 
 static struct linux_e820_entry e820[LINUX_E820_MAX];
 static unsigned e820_count;
-static uint8_t hdr_buf[PAGE], page_buf[PAGE];
+/* The loader's buffers: the setup header as read once, a page in the
+ * making, the zero page. */
+static uint8_t hdr_buf[PAGE], page_buf[PAGE], zero_page[PAGE];
 
 #define map_refused(why)                                                       \
 	SNP_TERMINATE_HV(TERM_CSVSM_LINUX_MEMORY_MAP,                          \
@@ -54,6 +56,49 @@ static void kernel_refused(const char *why)
 {
 	SNP_TERMINATE_HV(TERM_CSVSM_BAD_BOOT_INFO,
 			 "snp: Linux: the kernel cannot run here: %s", why);
+}
+
+/*
+ * The loader's copies to and from guest memory, each under the ownership
+ * lock (guestmem checks the range and copies under it). A launched page
+ * that cannot be read is a kernel the SVSM cannot run; a page it
+ * validated that cannot be written, a broken RMP.
+ */
+static void loader_read(uint64_t gpa, void *dst, size_t len, const char *what)
+{
+	enum svsm_err err;
+
+	owner_lock();
+	err = guestmem_read(gpa_init(gpa), dst, len);
+	owner_unlock();
+	if (err != SVSM_OK) {
+		kernel_refused(what);
+	}
+}
+
+static void loader_write(uint64_t gpa, const void *src, size_t len,
+			 const char *what)
+{
+	enum svsm_err err;
+
+	owner_lock();
+	err = guestmem_write(gpa_init(gpa), src, len);
+	owner_unlock();
+	if (err != SVSM_OK) {
+		rmp_failed(what, gpa, err);
+	}
+}
+
+static void loader_zero(uint64_t gpa, size_t len, const char *what)
+{
+	enum svsm_err err;
+
+	owner_lock();
+	err = guestmem_zero(gpa_init(gpa), len);
+	owner_unlock();
+	if (err != SVSM_OK) {
+		rmp_failed(what, gpa, err);
+	}
 }
 
 static bool in(uint64_t gpa, uint64_t base, uint64_t size)
@@ -228,18 +273,6 @@ static void build_e820(const struct csvsm_boot_params *p,
 	}
 }
 
-static void write_page(uint64_t gpa, const void *src, size_t len)
-{
-	enum svsm_err err;
-
-	owner_lock();
-	err = guestmem_write(gpa_init(gpa), src, len);
-	owner_unlock();
-	if (err != SVSM_OK) {
-		rmp_failed("writing a loader page", gpa, err);
-	}
-}
-
 /*
  * Linux's decompressor switches between 4- and 5-level paging in 32-bit
  * code, where a #VC is fatal: enter in the mode it will want. The CPUID
@@ -251,22 +284,14 @@ static void match_paging_mode(const struct csvsm_boot_params *p,
 {
 	static struct snp_cpuid_table cpuid;
 	struct snp_vmsa *v;
-	enum svsm_err err;
 
 	if (p->linux_pml5_gpa == 0) {
 		return;
 	}
-	owner_lock();
-	err = guestmem_read(gpa_init(p->guest_cpuid_gpa), &cpuid,
-			    sizeof(cpuid));
-	if (err == SVSM_OK) {
-		err = guestmem_read(gpa_init(p->linux_cmdline_gpa), page_buf,
-				    PAGE);
-	}
-	owner_unlock();
-	if (err != SVSM_OK) {
-		kernel_refused("its CPUID page or command line cannot be read");
-	}
+	loader_read(p->guest_cpuid_gpa, &cpuid, sizeof(cpuid),
+		    "its CPUID page cannot be read");
+	loader_read(p->linux_cmdline_gpa, page_buf, PAGE,
+		    "its command line cannot be read");
 	if (!linux_wants_la57(&cpuid, page_buf, PAGE)) {
 		return;
 	}
@@ -286,14 +311,9 @@ void snp_linux_load(const struct csvsm_boot_params *p,
 	size_t log_len;
 	unsigned i;
 	const char *why;
-	enum svsm_err err;
 
-	owner_lock();
-	err = guestmem_read(gpa_init(p->linux_setup_hdr_gpa), hdr_buf, PAGE);
-	owner_unlock();
-	if (err != SVSM_OK) {
-		kernel_refused("its setup header cannot be read");
-	}
+	loader_read(p->linux_setup_hdr_gpa, hdr_buf, PAGE,
+		    "its setup header cannot be read");
 	why = linux_kernel_check(p, hdr_buf, &h);
 	if (why != NULL) {
 		kernel_refused(why);
@@ -317,21 +337,12 @@ void snp_linux_load(const struct csvsm_boot_params *p,
 	}
 	/* The BIOS data area reads as zeros: Linux then assumes 640 KiB
 	 * of base memory and no EBDA. */
-	owner_lock();
-	err = guestmem_zero(gpa_init(0), PAGE);
-	owner_unlock();
-	if (err != SVSM_OK) {
-		rmp_failed("zeroing the BIOS data area", 0, err);
-	}
+	loader_zero(0, PAGE, "zeroing the BIOS data area");
 	/* The ACPI region: validated, zeroed (no stale bytes where Linux
 	 * looks for tables), then the host's tables, then the guest's. */
 	validate_grant(p, p->linux_acpi_gpa, p->linux_acpi_size, 0);
-	owner_lock();
-	err = guestmem_zero(gpa_init(p->linux_acpi_gpa), p->linux_acpi_size);
-	owner_unlock();
-	if (err != SVSM_OK) {
-		rmp_failed("zeroing the ACPI region", p->linux_acpi_gpa, err);
-	}
+	loader_zero(p->linux_acpi_gpa, p->linux_acpi_size,
+		    "zeroing the ACPI region");
 	rsdp = snp_acpi_load(p->linux_acpi_gpa, p->linux_acpi_size);
 	for (gpa = p->linux_acpi_gpa;
 	     gpa < p->linux_acpi_gpa + p->linux_acpi_size; gpa += PAGE) {
@@ -348,7 +359,8 @@ void snp_linux_load(const struct csvsm_boot_params *p,
 		linux_setup_data_chain_log(page_buf, p->linux_setup_data_gpa,
 					   (uint32_t)log_len);
 	}
-	write_page(p->linux_setup_data_gpa, page_buf, PAGE);
+	loader_write(p->linux_setup_data_gpa, page_buf, PAGE,
+		     "writing the setup_data page");
 	zp = (struct linux_zero_page_in){
 		.setup_hdr = hdr_buf,
 		.hdr = &h,
@@ -361,13 +373,10 @@ void snp_linux_load(const struct csvsm_boot_params *p,
 		.e820 = e820,
 		.e820_count = e820_count,
 	};
-	{
-		static uint8_t bp[PAGE];
-
-		/* From the copy the check saw, read once. */
-		linux_zero_page_build(bp, &zp);
-		write_page(p->linux_zero_page_gpa, bp, PAGE);
-	}
+	/* From the copy the check saw, read once. */
+	linux_zero_page_build(zero_page, &zp);
+	loader_write(p->linux_zero_page_gpa, zero_page, PAGE,
+		     "writing the zero page");
 	for (gpa = p->linux_loader_gpa;
 	     gpa < p->linux_loader_gpa + p->linux_loader_size; gpa += PAGE) {
 		/* The secrets page and CA are svsm_init()'s, granted; the
