@@ -35,20 +35,32 @@
 #define GHCB_SEV_INFO_MAX(v) (((v) >> 48) & 0xFFFFull)
 #define GHCB_SEV_INFO_MIN(v) (((v) >> 32) & 0xFFFFull)
 #define GHCB_SEV_INFO_CBIT(v) (((v) >> 24) & 0xFFull)
+#define GHCB_MSR_SEV_INFO(max, min, cbit)                                      \
+	(GHCB_MSR_SEV_INFO_RESP | (((uint64_t)(max)&0xFFFF) << 48) |           \
+	 (((uint64_t)(min)&0xFFFF) << 32) | (((uint64_t)(cbit)&0xFF) << 24))
 /* PSC request: [51:12] GFN, [55:52] operation; response [63:32] error. */
 #define GHCB_MSR_PSC(gfn, op)                                                  \
 	(GHCB_MSR_PSC_REQ | ((uint64_t)(gfn) << 12) | ((uint64_t)(op) << 52))
+#define GHCB_MSR_PSC_GFN(v) (((v) >> 12) & GHCB_GFN_MASK)
+#define GHCB_MSR_PSC_OP(v) (((v) >> 52) & 0xFull)
+/* The PSC and Run VMPL responses' [63:32]: 0 done, else an error. */
+#define GHCB_MSR_RESP_ERROR(v) ((v) >> 32)
+#define GHCB_MSR_RESP(resp, err) ((resp) | ((uint64_t)(uint32_t)(err) << 32))
 /* Run VMPL request: [39:32] target VMPL; response [63:32] error. */
 #define GHCB_MSR_RUN_VMPL(vmpl)                                                \
 	(GHCB_MSR_RUN_VMPL_REQ | ((uint64_t)(vmpl) << 32))
+#define GHCB_MSR_RUN_VMPL_TARGET(v) (((v) >> 32) & 0xFFull)
 /* Termination: [15:12] reason set, [23:16] reason code. */
 #define GHCB_MSR_TERM(set, code)                                               \
 	(GHCB_MSR_TERM_REQ | (((uint64_t)(set)&0xF) << 12) |                   \
 	 (((uint64_t)(code)&0xFF) << 16))
+#define GHCB_MSR_TERM_SET(v) (((v) >> 12) & 0xFull)
+#define GHCB_MSR_TERM_CODE(v) (((v) >> 16) & 0xFFull)
 #define GHCB_GFN_MASK 0xFFFFFFFFFFull /* 40 bits */
 /* CPUID request: [63:32] function, [31:30] register (0 EAX .. 3 EDX);
  * response [63:32] the value. Preferred GPA response: GFN all-ones, none. */
 #define GHCB_MSR_CPUID_REG(v) (((v) >> 30) & 0x3ull)
+#define GHCB_MSR_CPUID_LEAF(v) ((uint32_t)((v) >> 32))
 #define GHCB_MSR_CPUID(leaf, reg)                                              \
 	(GHCB_MSR_CPUID_REQ | ((uint64_t)(reg) << 30) |                        \
 	 ((uint64_t)(leaf) << 32))

@@ -18,8 +18,7 @@ static uint64_t msr_sev_info(const struct kvm *k)
 		max = 1;
 	}
 
-	return GHCB_MSR_SEV_INFO_RESP | ((uint64_t)(k->c_bit & 0xFF) << 24) |
-	       (GHCB_PROTOCOL_MIN << 32) | (max << 48);
+	return GHCB_MSR_SEV_INFO(max, GHCB_PROTOCOL_MIN, k->c_bit);
 }
 
 /* KVM's GHCB_HV_FT_SUPPORTED with the multi-VMPL RFC's two bits. */
@@ -76,9 +75,8 @@ static uint64_t msr_cpuid(struct kvm *k, const struct kvm_vcpu *v, uint64_t req)
 
 	/* No subleaf or XCR0 in the MSR form: Linux asks only for subleaf
 	 * 0. */
-	kvm_cpuid(k, v, (uint32_t)(req >> 32), 0, 1, out);
-	return GHCB_MSR_CPUID_RESP |
-	       ((uint64_t)out[GHCB_MSR_CPUID_REG(req)] << 32);
+	kvm_cpuid(k, v, GHCB_MSR_CPUID_LEAF(req), 0, 1, out);
+	return GHCB_MSR_RESP(GHCB_MSR_CPUID_RESP, out[GHCB_MSR_CPUID_REG(req)]);
 }
 
 /* Registration needs no more than a page of RAM: the page protocol
@@ -101,16 +99,16 @@ static uint64_t msr_register(struct kvm_vcpu *v, const struct kvm *k,
 
 static uint64_t msr_run_vmpl(struct kvm *k, struct kvm_vcpu *v, uint64_t req)
 {
-	unsigned target = (unsigned)(req >> 32) & 0xFF;
+	unsigned target = (unsigned)GHCB_MSR_RUN_VMPL_TARGET(req);
 
 	kvm_count(&k->stats.run_vmpl);
 	v->run_vmpl_count++;
 	if (k->behaviour == KVM_REFUSE_RUN_VMPL) {
 		kvm_lie(k, "Run VMPL (MSR protocol) refused");
-		return GHCB_MSR_RUN_VMPL_RESP | (1ull << 32);
+		return GHCB_MSR_RESP(GHCB_MSR_RUN_VMPL_RESP, 1);
 	}
 	if (target >= KVM_VMPLS || !k->ops->run_vmpl(k, v, target)) {
-		return GHCB_MSR_RUN_VMPL_RESP | (1ull << 32);
+		return GHCB_MSR_RESP(GHCB_MSR_RUN_VMPL_RESP, 1);
 	}
 	return GHCB_MSR_RUN_VMPL_RESP;
 }
@@ -138,14 +136,14 @@ uint64_t kvm_msr_protocol(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl,
 		break;
 	case GHCB_MSR_PSC_REQ:
 		kvm_count(&k->stats.psc_calls);
-		reply = GHCB_MSR_PSC_RESP |
-			(kvm_psc_msr(k, (req >> 12) & GHCB_GFN_MASK,
-				     (unsigned)(req >> 52) & 0xF)
-			 << 32);
+		reply = GHCB_MSR_RESP(
+			GHCB_MSR_PSC_RESP,
+			kvm_psc_msr(k, GHCB_MSR_PSC_GFN(req),
+				    (unsigned)GHCB_MSR_PSC_OP(req)));
 		if (k->behaviour == KVM_PSC_ERROR) {
 			kvm_lie(k, "page-state change (MSR protocol) reports "
 				   "an error");
-			reply |= 1ull << 32;
+			reply |= GHCB_MSR_RESP(0, 1);
 		}
 		break;
 	case GHCB_MSR_RUN_VMPL_REQ:
@@ -153,8 +151,8 @@ uint64_t kvm_msr_protocol(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl,
 		break;
 	case GHCB_MSR_TERM_REQ:
 		kvm_count(&k->stats.terminations);
-		k->ops->terminate(k, v, (uint32_t)(req >> 12) & 0xF,
-				  (uint32_t)(req >> 16) & 0xFF);
+		k->ops->terminate(k, v, (uint32_t)GHCB_MSR_TERM_SET(req),
+				  (uint32_t)GHCB_MSR_TERM_CODE(req));
 		return req;
 	default:
 		kvm_kill(k, v); /* KVM: "unsupported GHCB MSR request" */

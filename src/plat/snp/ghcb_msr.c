@@ -107,12 +107,12 @@ void ghcb_msr_psc(gpa_t gpa, bool to_private)
 							: GHCB_PSC_OP_SHARED),
 				GHCB_MSR_PSC_RESP, "page state change");
 
-	if ((v >> 32) != 0) {
+	if (GHCB_MSR_RESP_ERROR(v) != 0) {
 		SNP_TERMINATE_HV(TERM_CSVSM_PSC_FAILED,
 				 "ghcb: page state change of 0x%llx failed:"
 				 " 0x%llx",
 				 (unsigned long long)gpa_val(gpa),
-				 (unsigned long long)(v >> 32));
+				 (unsigned long long)GHCB_MSR_RESP_ERROR(v));
 	}
 }
 
@@ -121,9 +121,9 @@ void ghcb_msr_run_vmpl(unsigned vmpl)
 	uint64_t v = msr_expect(GHCB_MSR_RUN_VMPL(vmpl), GHCB_MSR_RUN_VMPL_RESP,
 				"run VMPL");
 
-	if ((v >> 32) != 0) {
+	if (GHCB_MSR_RESP_ERROR(v) != 0) {
 		SNP_TERMINATE_HV(TERM_CSVSM_RUN_VMPL_REFUSED,
 				 "ghcb: run VMPL %u refused: 0x%llx", vmpl,
-				 (unsigned long long)(v >> 32));
+				 (unsigned long long)GHCB_MSR_RESP_ERROR(v));
 	}
 }
