@@ -6,7 +6,7 @@
  * is identity-mapped (hw/paging.c), so a GPA is also the VA the
  * instructions take: a guest page that is not validated raises #VC,
  * which the trap handler turns into a failed access, never an SVSM
- * crash. The per-CPU state is hw/fw_main.c's.
+ * crash. The per-CPU state is hw_cpu.c's (fw_cpu.h).
  *
  * Threat: a guest page the guest made shared is hypervisor-owned; a
  * private (C-bit) access to it is an RMP fault the hypervisor sees as
