@@ -54,6 +54,16 @@ static void need_sim_platform(void)
 	}
 }
 
+/* The chip of the next boot: the PSP's chip secret comes from the
+ * machine's seed (0: the default). */
+static uint64_t chip_seed;
+
+static void chip_seed_reset(void *arg)
+{
+	(void)arg;
+	chip_seed = 0;
+}
+
 static struct sim_machine *boot(bool with_disk)
 {
 	struct sim_config cfg;
@@ -67,6 +77,9 @@ static struct sim_machine *boot(bool with_disk)
 	sim_config_default(&cfg);
 	cfg.vtpm = true;
 	cfg.vtpm_disk = with_disk ? &ram_disk_dev : NULL;
+	if (chip_seed != 0) {
+		cfg.seed = chip_seed;
+	}
 	cfg.log_level = getenv("VS_LOG") ? 5 : 0;
 	cfg.log_stderr = getenv("VS_LOG") != NULL;
 	cur = sim_create(&cfg);
@@ -313,6 +326,34 @@ TEST(vtpm_store, state_it_cannot_open_starts_fresh_and_is_kept)
 	/* A new TPM: another EK. */
 	ek_copy(ek_b, &ek_b_len);
 	EXPECT_NE(memcmp(ek_a, ek_b, ek_a_len), 0);
+	free(copy);
+}
+
+TEST(vtpm_store, another_chip_cannot_open_it_and_leaves_it)
+{
+	struct sim_machine *m;
+	struct vtpm_store_stats s;
+	uint8_t *copy;
+	size_t n = (size_t)VTPM_STORE_SECTORS * VTPM_STORE_SECTOR;
+
+	need_sim_platform();
+	ram_disk_reset(VTPM_STORE_SECTORS);
+	boot(true);
+	copy = malloc(n);
+	ASSERT_TRUE(copy != NULL);
+	memcpy(copy, ram_disk.data, n);
+	test_defer(chip_seed_reset, NULL);
+	chip_seed = 0x0DD5EED; /* the host moves the disk to another chip */
+	m = boot(true);
+	chip_seed = 0;
+	s = stats();
+	EXPECT_EQ(s.outcome, CSVSM_VTPM_STATE_OTHER_MACHINE);
+	EXPECT_EQ(s.flags, 0);
+	EXPECT_EQ(nv_define(m), 0u);
+	EXPECT_EQ(memcmp(copy, ram_disk.data, n), 0);
+	/* Back on its own chip it opens again. */
+	boot(true);
+	EXPECT_EQ(stats().outcome, CSVSM_VTPM_STATE_OK);
 	free(copy);
 }
 
