@@ -30,14 +30,20 @@ fuzz-build: $(FUZZ_TARGETS)
 # for the ACPI loader, an RSDP and RSDT linked as QEMU's script links them;
 # for the kernel proper's reader, a small vmlinux, compressed, in a bzImage;
 # for the fw_cfg DMA walk, a guest's chain of accesses as OVMF makes them;
-# for the SVSM's block device on emu, a driver's set-up and three requests.
+# for the SVSM's block device on emu, a driver's set-up and three requests;
+# for csvsm-verify's ledger, a file of two lines; for the engine's NV
+# image, one of two blobs (test/fuzz/vtpm_state_seed.py).
 OVMF_SEED := $(BUILD)/corpus/fuzz-ovmf_meta/seed-debian-ovmf
 BZIMAGE_SEED := $(BUILD)/corpus/fuzz-bzimage/seed-header
 ACPI_SEED := $(BUILD)/corpus/fuzz-acpi_loader/seed-linked-rsdp
 VMLINUX_SEEDS := $(BUILD)/corpus/fuzz-vmlinux
 FWCFG_DMA_SEED := $(BUILD)/corpus/fuzz-emu_fwcfg_dma/seed-ovmf-chain
 VBLK_DMA_SEED := $(BUILD)/corpus/fuzz-emu_vblk_dma/seed-three-requests
+LEDGER_SEED := $(BUILD)/corpus/fuzz-ledger/seed-two-lines
+NV_IMAGE_SEED := $(BUILD)/corpus/fuzz-nv_image/seed-two-blobs
 fuzz-seeds:
+	@mkdir -p $(dir $(LEDGER_SEED)) $(dir $(NV_IMAGE_SEED))
+	@python3 test/fuzz/vtpm_state_seed.py $(LEDGER_SEED) $(NV_IMAGE_SEED)
 	@mkdir -p $(dir $(BZIMAGE_SEED))
 	@python3 -c 'import struct,sys; b=bytearray(2560); b[0x1F1]=4; \
 		struct.pack_into("<IHBB", b, 0x1F4, 0x1000, 0, 0, 0); \
