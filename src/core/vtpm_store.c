@@ -3,7 +3,7 @@
  * The vTPM's state on the SVSM's block device (svsm/vtpm_store.h, the
  * layout and the write discipline; docs/vtpm.md, "Persistent state").
  *
- * Threats (docs/vtpm.md, "The threat model of the state"): the host
+ * Threats (T23; docs/vtpm.md, "The threat model of the state"): the host
  * answers every read; what it returns is opened by vtpm_state_open(),
  * which hands out state only when our key's tag authenticates it. A slot
  * is read once into SVSM memory and only that copy is opened. The host
