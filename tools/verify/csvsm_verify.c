@@ -181,6 +181,7 @@ static void verify_all(struct run *r, struct inputs *in,
 static void print_text(const struct run *r, const struct report_fields *f,
 		       const struct manifest *m, bool have_manifest)
 {
+	static const uint8_t state_guid[16] = CSVSM_VTPM_STATE_GUID;
 	unsigned i;
 
 	printf("report: version %u, VMPL %u, guest SVN %u, policy 0x%016llx\n",
@@ -204,11 +205,25 @@ static void print_text(const struct run *r, const struct report_fields *f,
 			const char *name =
 				manifest_service_name(m->entry[i].guid);
 
+			struct state_evidence ev;
+
 			printf("  ");
 			guid_print(stdout, m->entry[i].guid);
-			printf(" %s, %u bytes\n",
-			       name ? name : "unknown service",
+			printf(" %s, %u bytes", name ? name : "unknown service",
 			       m->entry[i].len);
+			/* Which state the vTPM runs, as the entry says (the
+			 * ledger, if asked for, judges it below). */
+			if (memcmp(m->entry[i].guid, state_guid, 16) == 0 &&
+			    state_entry_parse(m->entry[i].data, m->entry[i].len,
+					      &ev) == NULL) {
+				printf(": %s, generation %llu loaded, %llu "
+				       "current",
+				       state_outcome_name(ev.outcome),
+				       (unsigned long long)ev.loaded_generation,
+				       (unsigned long long)
+					       ev.current_generation);
+			}
+			printf("\n");
 		}
 	}
 	for (i = 0; i < r->count; i++) {

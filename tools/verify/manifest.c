@@ -8,6 +8,8 @@
 
 #include "svsm/le.h"
 
+#include "abi/csvsm_vtpm_state.h"
+
 #include "verify.h"
 
 const char *manifest_parse(const uint8_t *buf, size_t len, struct manifest *m)
@@ -59,6 +61,13 @@ const char *manifest_parse(const uint8_t *buf, size_t len, struct manifest *m)
 const char *manifest_service_name(const uint8_t guid[16])
 {
 	static const uint8_t vtpm[16] = SVSM_VTPM_SERVICE_GUID;
+	static const uint8_t state[16] = CSVSM_VTPM_STATE_GUID;
 
-	return memcmp(guid, vtpm, 16) == 0 ? "vTPM (EK TPMT_PUBLIC)" : NULL;
+	if (memcmp(guid, vtpm, 16) == 0) {
+		return "vTPM (EK TPMT_PUBLIC)";
+	}
+	if (memcmp(guid, state, 16) == 0) {
+		return "csvsm vTPM state";
+	}
+	return NULL;
 }
