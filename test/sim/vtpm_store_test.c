@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "svsm/vtpm.h"
+#include "svsm/vtpm_state.h"
 #include "svsm/vtpm_store.h"
 
 #include "abi/csvsm_vtpm_state.h"
@@ -355,6 +356,46 @@ TEST(vtpm_store, another_chip_cannot_open_it_and_leaves_it)
 	boot(true);
 	EXPECT_EQ(stats().outcome, CSVSM_VTPM_STATE_OK);
 	free(copy);
+}
+
+static struct vtpm_state_key sealing_key;
+static enum svsm_err sealing_err;
+
+static void derive(void *arg)
+{
+	(void)arg;
+	sealing_err = vtpm_state_key_derive(&sealing_key);
+}
+
+TEST(vtpm_store, authentic_state_the_engine_refuses_is_named_and_kept)
+{
+	static uint8_t blob[4096];
+	static const uint8_t iv[VTPM_STATE_IV_LEN] = {3};
+	static const char junk[] = "authentic, sealed, but no NV image";
+	struct sim_machine *m;
+	struct vtpm_store_stats s;
+	size_t len = 0;
+
+	need_sim_platform();
+	ram_disk_reset(VTPM_STORE_SECTORS);
+	m = boot(true);
+	/* The key the SVSM seals with, asked of the PSP as the SVSM does:
+	 * only this launch's VMPL0 gets it. */
+	sealing_err = SVSM_E_INVAL;
+	ASSERT_TRUE(sim_snp_run(m, derive, NULL, NULL, NULL));
+	ASSERT_EQ(sealing_err, SVSM_OK);
+	ASSERT_EQ(vtpm_state_seal(&sealing_key, 9, iv, junk, sizeof(junk), blob,
+				  sizeof(blob), &len),
+		  SVSM_OK);
+	memset(ram_disk.data, 0, 2 * VTPM_STORE_SLOT_BYTES);
+	memcpy(ram_disk.data, blob, len);
+	boot(true);
+	s = stats();
+	EXPECT_EQ(s.outcome, CSVSM_VTPM_STATE_REFUSED);
+	EXPECT_EQ(s.flags, 0);
+	EXPECT_EQ(s.writes, 0);
+	EXPECT_EQ(memcmp(ram_disk.data, blob, len), 0);
+	EXPECT_EQ(slot_generation(1), 0);
 }
 
 TEST(vtpm_store, a_cut_device_is_truncated_state)
