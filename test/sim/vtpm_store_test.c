@@ -387,7 +387,7 @@ TEST(vtpm_store, authentic_state_the_engine_refuses_is_named_and_kept)
 	ASSERT_EQ(vtpm_state_seal(&sealing_key, 9, iv, junk, sizeof(junk), blob,
 				  sizeof(blob), &len),
 		  SVSM_OK);
-	memset(ram_disk.data, 0, 2 * VTPM_STORE_SLOT_BYTES);
+	memset(ram_disk.data, 0, (size_t)2 * VTPM_STORE_SLOT_BYTES);
 	memcpy(ram_disk.data, blob, len);
 	boot(true);
 	s = stats();
