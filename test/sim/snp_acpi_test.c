@@ -15,6 +15,7 @@
 
 #include "svsm/terminate.h"
 
+#include "abi/fw_cfg.h"
 #include "abi/ghcb.h"
 
 #include "../../src/plat/snp/ghcb.h"
@@ -56,8 +57,8 @@ TEST(snp_acpi, no_fw_cfg_gives_no_rsdp_and_a_zeroed_region)
 	EXPECT_TRUE(strstr(sim_console(m), "no fw_cfg") != NULL);
 	EXPECT_TRUE(strstr(sim_console(m), "refuses string input") == NULL);
 	sim_ghcb_get_stats(m, &s);
-	EXPECT_EQ(s.last_out_port, 0x510);
-	EXPECT_EQ(s.last_out_value, 0); /* FW_CFG_SIGNATURE */
+	EXPECT_EQ(s.last_out_port, FW_CFG_PORT_SEL);
+	EXPECT_EQ(s.last_out_value, FW_CFG_SIGNATURE);
 	ASSERT_EQ(sim_mem_read(m, REGION_GPA, buf, sizeof(buf)), SIM_OK);
 	for (i = 0; i < sizeof(buf); i++) {
 		ASSERT_EQ(buf[i], 0);
@@ -87,7 +88,7 @@ static void ins(void *arg)
 {
 	(void)arg;
 	memset(got, 0x5A, sizeof(got));
-	ins_ok = ghcb_io_ins8(&cpu, 0x511, got, sizeof(got));
+	ins_ok = ghcb_io_ins8(&cpu, FW_CFG_PORT_DATA, got, sizeof(got));
 }
 
 /* The KVM model serves `rep insb`: every byte is its IN's value. */

@@ -12,12 +12,11 @@
  */
 #include "svsm/std.h"
 
+#include "abi/fw_cfg.h"
+
 #include "guest.h"
 #include "port_io.h"
 
-#define FWCFG_SELECTOR 0x510u
-#define FWCFG_DATA 0x511u
-#define FWCFG_DIRECTORY 0x19u
 /* q35's PM1a_CNT as its FADT names it (the BIOS sets PMBASE 0x600). */
 #define PM1A_CNT 0x604u
 #define PM1_SLP_EN (1u << 13)
@@ -29,7 +28,7 @@ static void read_bytes(uint8_t *buf, unsigned n)
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
-		buf[i] = in8(FWCFG_DATA);
+		buf[i] = in8(FW_CFG_PORT_DATA);
 	}
 }
 
@@ -51,10 +50,10 @@ static bool same(const char *a, const char *b)
 /* The fw_cfg file @name's first bytes into @out (NUL-terminated). */
 static bool fwcfg_string(const char *name, char *out, unsigned max)
 {
-	uint8_t hdr[4], e[64];
+	uint8_t hdr[4], e[sizeof(struct fw_cfg_file)];
 	uint32_t count, i;
 
-	out16(FWCFG_SELECTOR, FWCFG_DIRECTORY);
+	out16(FW_CFG_PORT_SEL, FW_CFG_FILE_DIR);
 	read_bytes(hdr, 4);
 	count = be32(hdr);
 	for (i = 0; i < count && i < 64; i++) {
@@ -62,11 +61,12 @@ static bool fwcfg_string(const char *name, char *out, unsigned max)
 
 		read_bytes(e, sizeof(e));
 		e[sizeof(e) - 1] = 0;
-		if (!same((const char *)e + 8, name)) {
+		if (!same((const char *)e + offsetof(struct fw_cfg_file, name),
+			  name)) {
 			continue;
 		}
 		size = be32(e);
-		out16(FWCFG_SELECTOR, (uint16_t)(e[4] << 8 | e[5]));
+		out16(FW_CFG_PORT_SEL, (uint16_t)(e[4] << 8 | e[5]));
 		if (size >= max) {
 			size = max - 1;
 		}

@@ -29,17 +29,12 @@
 #include "svsm/plat.h"
 #include "svsm/std.h"
 
+#include "abi/fw_cfg.h"
 #include "abi/ghcb.h"
 
 #include "../ghcb.h"
 #include "../snp_main.h"
 
-#define FW_CFG_PORT_SEL 0x510u
-#define FW_CFG_PORT_DATA 0x511u
-#define FW_CFG_SIGNATURE 0x0000u
-#define FW_CFG_FILE_DIR 0x0019u
-#define FW_CFG_DIR_ENTRY 64u
-#define FW_CFG_DIR_NAME 8u
 /* QEMU offers a few dozen files; more is a host wasting boot time. */
 #define FW_CFG_DIR_MAX 1024u
 #define SCRIPT_FILE "etc/table-loader"
@@ -110,7 +105,7 @@ static bool fw_cfg_present(struct fw_cfg *f)
 static bool fw_cfg_find(struct fw_cfg *f, const char *name, uint16_t *key,
 			uint32_t *size)
 {
-	uint8_t e[FW_CFG_DIR_ENTRY];
+	uint8_t e[sizeof(struct fw_cfg_file)];
 	size_t n = 0;
 	uint32_t count, i;
 
@@ -125,7 +120,8 @@ static bool fw_cfg_find(struct fw_cfg *f, const char *name, uint16_t *key,
 		fw_cfg_read(f, e, sizeof(e));
 		/* Our name and its NUL: an entry without a NUL never
 		 * matches, and nothing past the entry is compared. */
-		if (memcmp(e + FW_CFG_DIR_NAME, name, n + 1) == 0) {
+		if (memcmp(e + offsetof(struct fw_cfg_file, name), name,
+			   n + 1) == 0) {
 			*size = be32(e);
 			*key = (uint16_t)((e[4] << 8) | e[5]);
 			return true;
