@@ -225,6 +225,37 @@ TEST(vtpm_store, first_boot_manufactures_and_the_next_one_remembers)
 	EXPECT_EQ(nv_read_public(m), 0u);
 }
 
+/* TPM2_EvictControl(owner, 0x81010001, 0x81010001): the guest, as the
+ * owner, takes the persistent RSA EK away. */
+static uint32_t ek_evict(struct sim_machine *m)
+{
+	static const uint8_t cmd[] = {
+		0x80, 0x02, 0x00, 0x00, 0x00, 0x23, 0x00, 0x00, 0x01,
+		0x20, 0x40, 0x00, 0x00, 0x01, 0x81, 0x01, 0x00, 0x01,
+		0x00, 0x00, 0x00, 0x09, 0x40, 0x00, 0x00, 0x09, 0x00,
+		0x00, 0x01, 0x00, 0x00, 0x81, 0x01, 0x00, 0x01,
+	};
+
+	return tpm(m, cmd, sizeof(cmd));
+}
+
+TEST(vtpm_store, an_ek_the_guest_evicted_comes_back_the_same)
+{
+	struct sim_machine *m;
+
+	ram_disk_reset(VTPM_STORE_SECTORS);
+	m = boot(true);
+	ek_copy(ek_a, &ek_a_len);
+	EXPECT_EQ(ek_evict(m), 0u);
+	m = boot(true); /* the state without the RSA EK's persistent copy */
+	EXPECT_EQ(stats().outcome, CSVSM_VTPM_STATE_OK);
+	ek_copy(ek_b, &ek_b_len);
+	/* Created again from the same seed and template: the same key. */
+	EXPECT_EQ(ek_a_len, ek_b_len);
+	EXPECT_EQ(memcmp(ek_a, ek_b, ek_a_len), 0);
+	EXPECT_EQ(ek_evict(m), 0u); /* and persistent again */
+}
+
 TEST(vtpm_store, commands_that_change_nothing_write_nothing)
 {
 	struct sim_machine *m;
