@@ -6,13 +6,14 @@
  */
 #include <string.h>
 
+#include "abi/snp.h"
 #include "abi/svsm_attest.h"
 #include "abi/svsm_call.h"
 
 #include "sim_internal.h"
 
 #define MAX_RETRIES 3u /* Linux SVSM_MAX_RETRIES */
-#define PAGE 4096ull
+#define PAGE SNP_PAGE_SIZE
 
 static uint64_t page_align(uint64_t v)
 {

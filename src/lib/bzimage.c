@@ -11,11 +11,12 @@
 #include "svsm/std.h"
 
 #include "abi/linux_boot.h"
+#include "abi/snp.h"
 
 #define JMP_SHORT 0xEBu
 #define SECTOR 512u
 #define DEFAULT_SETUP_SECTS 4u
-#define PAGE 4096u
+#define PAGE SNP_PAGE_SIZE
 #define MAX_ALIGN 0x40000000u
 /* Past this boot_params holds other fields (edd_mbr_sig_buffer at
  * 0x290): a longer header would overwrite them. */

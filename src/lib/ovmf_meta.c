@@ -9,10 +9,12 @@
 #include "svsm/ovmf.h"
 #include "svsm/std.h"
 
+#include "abi/snp.h"
+
 #define FOOTER_FROM_END 0x30u
 #define GUID_LEN 16u
 #define ENTRY_MIN (GUID_LEN + 2u)
-#define PAGE 4096u
+#define PAGE SNP_PAGE_SIZE
 
 /* 96b582de-1fb2-45f7-baea-a366c55a082d */
 static const uint8_t footer_guid[GUID_LEN] = {

@@ -12,10 +12,11 @@
 #include <string.h>
 
 #include "abi/linux_boot.h"
+#include "abi/snp.h"
 
 #include "../common/file_io.h"
 
-#define PAGE 4096ull
+#define PAGE SNP_PAGE_SIZE
 #define MAX_FILE (512u << 20)
 #define SPAN_2M 0x200000ull
 #define GIB4 0x100000000ull

@@ -20,6 +20,7 @@
 
 #include "abi/csvsm_boot.h"
 #include "abi/igvm.h"
+#include "abi/snp.h"
 
 #include "model/igvm_reader.h"
 
@@ -29,7 +30,7 @@
 #include "vmlinux.h"
 
 #define MAX_FILE (512u << 20)
-#define PAGE 4096u
+#define PAGE SNP_PAGE_SIZE
 #define NBANKS 4u
 
 static const char *const bank_names[NBANKS] = {"sha1", "sha256", "sha384",

@@ -25,8 +25,9 @@
 #include "svsm/le.h"
 
 #include "abi/linux_boot.h"
+#include "abi/snp.h"
 
-#define PAGE 4096ull
+#define PAGE SNP_PAGE_SIZE
 #define SPAN_2M 0x200000ull
 #define GIB4 0x100000000ull
 #define SIZE_TRAILER 4u

@@ -3,7 +3,9 @@
 
 #include <stddef.h>
 
-#define PAGE 0x1000ull
+#include "abi/snp.h"
+
+#define PAGE SNP_PAGE_SIZE
 #define SPAN_2M 0x200000ull
 #define LOWER_HALF_END (1ull << 47)
 #define TABLE_FLAGS (PTE_P | PTE_RW) /* leaves restrict, tables do not */

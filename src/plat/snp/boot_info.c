@@ -14,7 +14,7 @@
 #include "linux/linux_boot.h"
 #include "snp_boot.h"
 
-#define PAGE 4096ull
+#define PAGE SNP_PAGE_SIZE
 #define MAX_GPA (1ull << 52)
 
 const char *snp_memory_map(const uint8_t *area, size_t len,

@@ -31,7 +31,7 @@
 #include "snp_boot.h"
 #include "snp_hw.h"
 
-#define PAGE 4096ull
+#define PAGE SNP_PAGE_SIZE
 #define GIB4 0x100000000ull
 /* OVMF's GUID table and SEV metadata sit in its last pages (the reset
  * vector's); the SVSM reads this much of the volume's tail. */

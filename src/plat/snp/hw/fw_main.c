@@ -21,6 +21,7 @@
 #include "svsm/vtpm.h"
 
 #include "abi/csvsm_boot.h"
+#include "abi/snp.h"
 
 #include "../ghcb.h"
 #include "../snp_boot.h"
@@ -30,7 +31,7 @@
 #include "arch.h"
 #include "fw_cpu.h"
 
-#define PAGE 4096u
+#define PAGE SNP_PAGE_SIZE
 
 void snp_fw_main(uint64_t params_gpa) __attribute__((noreturn));
 void snp_fw_ap_main(struct snp_fw_cpu *fw) __attribute__((noreturn));

@@ -9,10 +9,12 @@
 #include "svsm/std.h"
 #include "svsm/terminate.h"
 
+#include "abi/snp.h"
+
 #include "../snp_hw.h"
 #include "fw_cpu.h"
 
-#define PAGE 4096u
+#define PAGE SNP_PAGE_SIZE
 
 /* 2^@order zeroed heap pages for AP @i; no memory terminates. */
 static void *ap_pages(unsigned order, unsigned i)

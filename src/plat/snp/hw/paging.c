@@ -17,6 +17,7 @@
 #include "svsm/terminate.h"
 
 #include "abi/csvsm_boot.h"
+#include "abi/snp.h"
 
 #include "../ghcb.h"
 #include "../snp_hw.h"
@@ -24,7 +25,7 @@
 #include "arch.h"
 #include "fw_cpu.h"
 
-#define PAGE 4096ull
+#define PAGE SNP_PAGE_SIZE
 #define POOL_PAGES 96u
 
 extern const uint8_t __image_start[];

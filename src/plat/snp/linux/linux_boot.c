@@ -34,7 +34,7 @@
 #include "../snp_hw.h"
 #include "snp_acpi.h"
 
-#define PAGE 4096ull
+#define PAGE SNP_PAGE_SIZE
 #define SPAN_2M SNP_PAGE_SIZE_2M
 #define RW (RMPADJUST_READ | RMPADJUST_WRITE)
 

@@ -16,7 +16,7 @@
 #include "../vc.h"
 #include "linux_boot.h"
 
-#define PAGE 4096ull
+#define PAGE SNP_PAGE_SIZE
 #define GIB4 0x100000000ull
 
 static bool below_4g(uint64_t base, uint64_t size)

@@ -26,10 +26,12 @@
 #include "svsm/terminate.h"
 #include "svsm/vtpm.h"
 
+#include "abi/snp.h"
+
 #include "../ghcb.h"
 #include "linux_boot.h"
 
-#define PAGE 4096ull
+#define PAGE SNP_PAGE_SIZE
 #define CHUNK (16 * PAGE)
 #define PCR_CMDLINE 8u
 #define PCR_FILES 9u

@@ -10,9 +10,11 @@
 #include "svsm/le.h"
 #include "svsm/std.h"
 
+#include "abi/snp.h"
+
 #include "linux_boot.h"
 
-#define PAGE 4096u
+#define PAGE SNP_PAGE_SIZE
 #define GIB4 0x100000000ull
 /* The blob sits after the node and its u32, 8-byte aligned. */
 #define CC_BLOB_OFFSET 0x20u
