@@ -9,6 +9,8 @@
  * a lifetime (--max-seconds) and a per-message read timeout.
  * Wire facts (big-endian u32s, the trailing 0 ack, TCP_QUICKACK against
  * the TCTI's delayed-ACK stall) were measured on captured TCTI traffic.
+ * With --vtpm-disk FILE the vTPM keeps its state in FILE across runs
+ * (tools/sim/file_disk.h; docs/vtpm.md, "Persistent state").
  */
 #define _GNU_SOURCE
 #include "vtpm_mssim.h"
@@ -28,6 +30,7 @@
 #include "abi/svsm_vtpm.h"
 
 #include "csvsm_sim.h"
+#include "file_disk.h"
 
 #define MAX_CLIENTS 8
 #define READ_TIMEOUT_S 10
@@ -284,6 +287,7 @@ int vtpm_mssim_main(int argc, char **argv)
 	unsigned nclients = 0;
 	long port = 0;
 	long max_seconds = 600;
+	const char *disk = NULL;
 	int lfd[2];
 	time_t end;
 	int i;
@@ -294,9 +298,13 @@ int vtpm_mssim_main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--max-seconds") == 0 &&
 			   i + 1 < argc) {
 			max_seconds = strtol(argv[++i], NULL, 10);
+		} else if (strcmp(argv[i], "--vtpm-disk") == 0 &&
+			   i + 1 < argc) {
+			disk = argv[++i];
 		} else {
 			fprintf(stderr, "usage: csvsm-sim vtpm --mssim PORT "
-					"[--max-seconds N]\n");
+					"[--max-seconds N] [--vtpm-disk "
+					"FILE]\n");
 			return 2;
 		}
 	}
@@ -305,8 +313,13 @@ int vtpm_mssim_main(int argc, char **argv)
 			"csvsm-sim vtpm: need --mssim PORT (1..65534)\n");
 		return 2;
 	}
+	if (disk != NULL && !file_disk_open(disk)) {
+		fprintf(stderr, "csvsm-sim vtpm: cannot open %s\n", disk);
+		return 2;
+	}
 	sim_config_default(&cfg);
 	cfg.vtpm = true;
+	cfg.vtpm_disk = disk != NULL ? &file_disk : NULL;
 	cfg.log_level = 3;
 	cfg.log_stderr = true;
 	machine = sim_create(&cfg);
