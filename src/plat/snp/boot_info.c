@@ -93,18 +93,19 @@ static bool page_in(uint64_t gpa, uint64_t base, uint64_t size)
 	return gpa % PAGE == 0 && gpa >= base && gpa - base < size;
 }
 
-const char *snp_boot_info(const struct csvsm_boot_params *p,
-			  const struct mem_range *ram, unsigned n,
-			  struct svsm_boot_info *info)
+/*
+ * The SVSM region and the SVSM's own pages in it: in the region, the
+ * region RAM the guest never gets or apart from all RAM, and each page
+ * with one use.
+ */
+static const char *svsm_region_check(const struct csvsm_boot_params *p,
+				     const struct mem_range *ram, unsigned n)
 {
 	uint64_t base = p->svsm_base, size = p->svsm_size;
 	const uint64_t boot_pages[4] = {p->psp_secrets_gpa, p->svsm_cpuid_gpa,
 					p->memory_map_gpa, p->vp_count_gpa};
 	unsigned i;
 
-	if (p->magic != CSVSM_BOOT_MAGIC || p->version != CSVSM_BOOT_VERSION) {
-		return "no csvsm boot parameters";
-	}
 	/* The region is RAM the SVSM keeps from the guest, or memory apart
 	 * from all RAM that the image requires of its loader (above the
 	 * guest's RAM, where OVMF never looks). Partly RAM, it would be
@@ -149,6 +150,19 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 	    p->memory_map_gpa >= p->svsm_heap_gpa) {
 		return "the SVSM's pages overlap its shared pages or heap";
 	}
+	return NULL;
+}
+
+/*
+ * How the guest enters and the pages it is given: a known entry, a VMPL
+ * below the SVSM's, and its secrets page, CA and firmware its own RAM,
+ * apart from the SVSM region.
+ */
+static const char *guest_check(const struct csvsm_boot_params *p,
+			       const struct mem_range *ram, unsigned n)
+{
+	uint64_t base = p->svsm_base, size = p->svsm_size;
+
 	if (p->guest_entry_mode != CSVSM_GUEST_ENTRY_FIRMWARE &&
 	    p->guest_entry_mode != CSVSM_GUEST_ENTRY_KERNEL &&
 	    p->guest_entry_mode != CSVSM_GUEST_ENTRY_LINUX) {
@@ -204,6 +218,17 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 	    p->guest_secrets_gpa == p->guest_caa_gpa) {
 		return "the guest's secrets page or CA is not its own RAM";
 	}
+	return NULL;
+}
+
+/* @info from the checked parameters and RAM ranges. */
+static void boot_info_fill(const struct csvsm_boot_params *p,
+			   const struct mem_range *ram, unsigned n,
+			   struct svsm_boot_info *info)
+{
+	uint64_t base = p->svsm_base, size = p->svsm_size;
+	unsigned i;
+
 	memset(info, 0, sizeof(*info));
 	info->platform_name = "snp";
 	for (i = 0; i < n; i++) {
@@ -235,5 +260,24 @@ const char *snp_boot_info(const struct csvsm_boot_params *p,
 		info->guest_entry.gdt_base = p->linux_gdt_gpa;
 		info->guest_entry.gdt_limit = (uint16_t)(LINUX_BOOT_DS + 7);
 	}
+}
+
+const char *snp_boot_info(const struct csvsm_boot_params *p,
+			  const struct mem_range *ram, unsigned n,
+			  struct svsm_boot_info *info)
+{
+	const char *why;
+
+	if (p->magic != CSVSM_BOOT_MAGIC || p->version != CSVSM_BOOT_VERSION) {
+		return "no csvsm boot parameters";
+	}
+	why = svsm_region_check(p, ram, n);
+	if (why == NULL) {
+		why = guest_check(p, ram, n);
+	}
+	if (why != NULL) {
+		return why;
+	}
+	boot_info_fill(p, ram, n, info);
 	return NULL;
 }
