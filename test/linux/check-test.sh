@@ -100,8 +100,9 @@ tpm2_flushcontext -s >/dev/null 2>&1 || true
 cmp -s "$t/cred-secret.bin" "$t/cred-got.bin" || fail "activatecredential: another secret"
 ok
 # The EK as the guest's tpm2_createek writes it (TPM2B_PUBLIC) from the
-# manifest's vTPM entry (at offset 48, the rest of the file).
-tail -c +49 "$tmp/manifest.bin" >"$t/manifest-ek.bin"
+# manifest's vTPM entry (found by its GUID: the manifest has others).
+manifest_ek "$tmp/manifest.bin" "$t/manifest-ek.bin" ||
+	fail "no vTPM entry in csvsm-sim's manifest"
 printf '%04x' "$(wc -c <"$t/manifest-ek.bin")" | xxd -r -p |
 	cat - "$t/manifest-ek.bin" >"$t/ek-public.bin"
 cmp -s "$t/ek-public.bin" "$t/sim-ek.pub" && fail "csvsm-sim's two vTPMs have one EK"
