@@ -107,7 +107,8 @@ fi
 # The checks a run on csvsm must have passed, not skipped.
 for c in snp-active snp-vmpl1 cpus-online sev-guest attest-svsm attest-vmpl1 \
 	mem-shared-private tpm-devices tpm-dmesg tpm-random tpm-pcr-extend tpm-ek \
-	tpm-quote tpm-credential tpm-seal tpm-seal-refused pcr-measured tpm-eventlog \
+	tpm-quote tpm-credential tpm-ekcert tpm-seal tpm-seal-refused tpm-persist \
+	pcr-measured tpm-eventlog \
 	$(grep -qw 'csvsm.accept=lazy' "$cmdfile" 2>/dev/null && echo mem-lazy-accept) \
 	$([ -z "$uefi" ] || echo efi-runtime); do
 	grep -qE "(^|[^A-Z])PASS $c( |\$)" "$clean" || bad "guest-$c" "not passed"
@@ -270,6 +271,30 @@ else
 		bad credential "the guest recovered $got, not the relying party's secret"
 	else
 		ok "credential (the guest's TPM activated the secret made with the manifest's EK for the quote's AK)"
+	fi
+fi
+
+# The EK certificate the guest read back with tpm2_getekcertificate
+# (the self-test's tpm-ekcert): issued under the relying party's CA
+# ($CSVSM_EKCA, default build/ekca, where scripts/linux-relying-party.sh
+# keeps it) for the RSA EK the verified services manifest binds: its
+# modulus is the TPMT_PUBLIC's last 256 bytes.
+ekca=${CSVSM_EKCA:-build/ekca}
+if have ekcert ekcert.der svsm-manifest.bin; then
+	if [ ! -s "$out/manifest-ek.bin" ]; then
+		bad ekcert "the services manifest has no vTPM entry"
+	elif ! openssl x509 -inform der -in "$out/ekcert.der" \
+		-out "$out/ekcert.pem" 2>"$out/ekcert.err"; then
+		bad ekcert "not an X.509 certificate: $(head -n1 "$out/ekcert.err")"
+	elif ! openssl verify -x509_strict -CAfile "$ekca/ca.pem" \
+		"$out/ekcert.pem" >"$out/ekcert.err" 2>&1; then
+		bad ekcert "openssl verify against $ekca/ca.pem: $(tail -n1 "$out/ekcert.err")"
+	elif [ "$(openssl x509 -in "$out/ekcert.pem" -noout -modulus |
+		sed 's/^Modulus=//')" != \
+		"$(tail -c 256 "$out/manifest-ek.bin" | xxd -p -u -c 256)" ]; then
+		bad ekcert "the certificate's key is not the manifest's RSA EK"
+	else
+		ok "ekcert (openssl verifies it under $ekca/ca.pem; its key is the manifest's RSA EK)"
 	fi
 fi
 

@@ -38,6 +38,7 @@ install -m 0755 "$kit/busybox" "$root/bin/busybox"
 install -m 0755 "$here/test/linux/init" "$root/init"
 install -m 0755 "$here/test/linux/csvsm-selftest" "$root/bin/csvsm-selftest"
 install -m 0755 "$here/test/linux/csvsm-tpmbench" "$root/bin/csvsm-tpmbench"
+install -m 0755 "$here/test/linux/csvsm-ekcert" "$root/bin/csvsm-ekcert"
 # tpm-rtt, csvsm-tpmbench's raw round trip: freestanding and static, no
 # libc at all (test/linux/tpm_rtt.c makes its system calls itself), so
 # nothing of the host's glibc is in it; only the compiler's code is.
@@ -84,7 +85,9 @@ fi
 # its SHA-256 there; /etc/csvsm-userspace is that list.
 tools="createek createak createpolicy create createprimary checkquote
 	flushcontext getrandom load pcrextend pcrread quote readpublic unseal
-	startauthsession policypcr policysecret activatecredential print"
+	startauthsession policypcr policysecret activatecredential print
+	evictcontrol getcap nvdefine nvwrite nvwritelock nvread nvreadpublic
+	nvundefine getekcertificate"
 while read -r path sum pkg version; do
 	case $path in
 	usr/bin/tpm2 | lib64/ld-linux-x86-64.so.2 | lib/x86_64-linux-gnu/*.so*) ;;

@@ -59,7 +59,7 @@ make -s --no-print-directory linux-cmdline >"$cmdfile" || exit 2
 # The guest's checks a kit may have it skip: those that need tpm_svsm,
 # and those that need the modules (configfs, tsm_report, sev-guest).
 tpm_checks="tpm-devices tpm-dmesg tpm-random tpm-pcr-extend tpm-ek tpm-quote
-	tpm-credential tpm-seal tpm-seal-refused pcr-measured"
+	tpm-credential tpm-ekcert tpm-seal tpm-seal-refused tpm-persist pcr-measured"
 mod_checks="configfs-tsm sev-guest attest-svsm attest-vmpl1 mem-shared-private
 	attest-after-reload"
 # linux-check.sh's checks that fail when the guest skipped CHECK:
@@ -74,6 +74,7 @@ host_checks() { # CHECK
 	tpm-ek) echo ek-manifest ;;
 	tpm-quote) echo quote ;;
 	tpm-credential) echo credential ;;
+	tpm-ekcert) echo ekcert ;;
 	pcr-measured) echo pcr-measured ;;
 	esac
 }

@@ -18,7 +18,10 @@
 # less .log, then -rp) keeps what a check needs afterwards
 # (scripts/linux-check.sh --credential DIR): secret.bin, ek-public.bin
 # (the TPM2B_PUBLIC makecredential used), ak-name (hex), credential.bin,
-# and rp.log. Exits with emu-run.sh's status. With --retry-crash, a boot
+# and rp.log. On the guest's next line `csvsm-selftest: ekcert-request`
+# it certifies that EK (answer_ekcert, build/bin/csvsm-ekca, the CA in
+# $CSVSM_EKCA, default build/ekca): `CSVSM-EKCERT HEX`, kept in
+# DIR/ekcert/. Exits with emu-run.sh's status. With --retry-crash, a boot
 # that ends in a guest shutdown (triple fault) or reset (Linux's panic)
 # is kept as LOG.crash, its machine's stop lines are printed, and the
 # boot runs once more: a rare crash under investigation (docs/linux.md,
@@ -32,6 +35,7 @@ set -uo pipefail
 . "$(dirname "$0")/linux-lib.sh"
 bin=build/bin
 pki=build/pki
+ekca=${CSVSM_EKCA:-build/ekca}
 
 # answer CONSOLE-LOG AKNAME-HEX: the answer line on stdout, DIR's files.
 answer() {
@@ -80,6 +84,42 @@ answer() {
 	fi
 	echo "relying-party: credential for AK $akname with the manifest's EK" >>"$rp/rp.log"
 	echo "CSVSM-CREDENTIAL $(xxd -p "$rp/credential.bin" | tr -d '\n')"
+}
+
+# The EK certificate (docs/vtpm.md, "EK certificates"), asked for after
+# the credential: csvsm-ekca verifies the SVSM's report again on its own
+# (chain, VMPL 0, no DEBUG, the MEASUREMENT of --image, the nonce and
+# manifest) and certifies the manifest's RSA EK, which must be the
+# guest's tpm2_createek one, under the CA in $ekca (made on first use).
+# The answer line on stdout: `CSVSM-EKCERT HEX` (DER) or
+# `CSVSM-EKCERT-REFUSED WHY`; DIR/ekcert/ keeps the certificate.
+answer_ekcert() {
+	local why="" vcek=$pki/vcek.der
+	rm -rf "$rp/ekcert"
+	mkdir -p "$rp/ekcert"
+	if [ ! -s "$rp/ek-public.bin" ]; then
+		why="no report verified in this boot (no credential answered)"
+	elif [ ${#measure[@]} -eq 0 ]; then
+		why="no MEASUREMENT to trust (the image is -)"
+	else
+		[ ! -s "$out/svsm-vcek.der" ] || vcek=$out/svsm-vcek.der
+		"$bin/csvsm-ekca" --ca "$ekca" --out "$rp/ekcert" \
+			--report "$out/svsm-report.bin" --vcek "$vcek" \
+			--chain "$pki/ask_ark.pem" --nonce "$(nonce_of "$word")" \
+			--manifest "$out/svsm-manifest.bin" "${measure[@]}" \
+			--ek-public "$out/ek-public.bin" >/dev/null 2>"$rp/ekca.err" ||
+			why="csvsm-ekca: $(tail -n1 "$rp/ekca.err")"
+		[ -n "$why" ] || [ -s "$rp/ekcert/ek-rsa2048.der" ] ||
+			why="csvsm-ekca issued no RSA 2048 EK certificate"
+	fi
+	if [ -n "$why" ]; then
+		echo "relying-party: EK certificate refused: $why" >>"$rp/rp.log"
+		echo "CSVSM-EKCERT-REFUSED $why" | tr -d '\r\n' | cut -c1-200
+		echo
+		return 1
+	fi
+	echo "relying-party: EK certificate issued for the manifest's RSA EK" >>"$rp/rp.log"
+	echo "CSVSM-EKCERT $(xxd -p "$rp/ekcert/ek-rsa2048.der" | tr -d '\n')"
 }
 
 word=csvsm-linux-selftest
@@ -132,6 +172,10 @@ boot() {
 			akname=${line##*AKNAME=}
 			akname=${akname%$'\r'}
 			answer "$console" "$akname" >&3
+			tail -n1 "$rp/rp.log" >&2
+			;;
+		*"csvsm-selftest: ekcert-request"*)
+			answer_ekcert >&3
 			tail -n1 "$rp/rp.log" >&2
 			;;
 		esac

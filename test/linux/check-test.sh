@@ -20,6 +20,8 @@
 # the manifest's EK) and refuses a wrong AK name or an unverified report;
 # the check must pass the secret it made and fail a wrong secret, a
 # missing answer, a credential made with another EK, and no record.
+# The EK certificate: csvsm-ekca's for the manifest's EK passes; another
+# CA's, and the CA's for another key, fail.
 set -euo pipefail
 bin=build/bin
 tmp=$(mktemp -d)
@@ -130,6 +132,28 @@ eventlog "$t/vmlinuz" "$t/initrd.img" "$t/cmdline" "$t/eventlog.bin"
 bzimage 'another kernel' "$t/other-vmlinuz"
 eventlog "$t/other-vmlinuz" "$t/initrd.img" "$t/cmdline" "$t/other-eventlog.bin"
 tpmargs=(--kernel "$t/vmlinuz" --initrd "$t/initrd.img" --cmdline "$t/cmdline")
+# The EK certificate as the relying party issues it (csvsm-ekca over the
+# report, its MEASUREMENT trusted), under a CA the check is told of, and
+# one from another CA.
+meas=$(python3 -c 'import sys; print(open(sys.argv[1], "rb").read()[0x90:0xC0].hex())' \
+	"$tmp/report.bin")
+ekca() { # CA-DIR OUT-DIR
+	mkdir -p "$2"
+	$bin/csvsm-ekca --ca "$1" --out "$2" --report "$tmp/report.bin" \
+		--vcek build/pki/vcek.der --chain build/pki/ask_ark.pem \
+		--nonce "$nonce" --manifest "$tmp/manifest.bin" --measurement "$meas" \
+		>/dev/null 2>"$tmp/ekca.err" || fail "csvsm-ekca: $(tail -n1 "$tmp/ekca.err")"
+}
+ekca "$tmp/ekca" "$t/ekcert"
+cp "$t/ekcert/ek-rsa2048.der" "$t/ekcert.der"
+ekca "$tmp/other-ca" "$t/ekcert-other-ca"
+# The right CA's signature over another RSA key.
+openssl req -new -newkey rsa:2048 -nodes -subj /CN=not-the-ek \
+	-keyout "$t/not-the-ek.key" -out "$t/not-the-ek.csr" 2>/dev/null
+openssl x509 -req -in "$t/not-the-ek.csr" -CA "$tmp/ekca/ca.pem" \
+	-CAkey "$tmp/ekca/ca.key" -set_serial 7 -days 1 -outform der \
+	-out "$t/ekcert-other-key.der" 2>/dev/null || fail "openssl x509 -req"
+export CSVSM_EKCA=$tmp/ekca
 
 dump() { # NAME FILE ENC
 	echo "CSVSM-BLOB-BEGIN $1 $(wc -c <"$2") $(sha256sum "$2" | cut -d' ' -f1) $3"
@@ -145,7 +169,8 @@ guest_log() { # ENC RESULT [SKIPPED-CHECK]
 	for c in snp-active snp-vmpl1 "cpus-online (2 of 2)" cpu-hotplug \
 		sev-guest attest-svsm attest-vmpl1 mem-shared-private tpm-devices \
 		tpm-dmesg tpm-random tpm-pcr-extend tpm-ek tpm-quote tpm-credential \
-		tpm-seal tpm-seal-refused pcr-measured tpm-eventlog; do
+		tpm-ekcert tpm-seal tpm-seal-refused tpm-persist pcr-measured \
+		tpm-eventlog; do
 		if [ "${3:-}" = "${c%% *}" ]; then
 			echo "SKIP $c: no reason"
 		else
@@ -163,6 +188,7 @@ guest_log() { # ENC RESULT [SKIPPED-CHECK]
 		eventlog.bin; do
 		dump "$f" "$t/${TPM_PREFIX:-}$f" "$1"
 	done
+	dump ekcert.der "${EKCERT:-$t/ekcert.der}" "$1"
 	echo "csvsm-selftest: credential-request AKNAME=$(name_of \
 		"$t/${TPM_PREFIX:-}ak-public.bin")"
 	[ -z "${CRED_SECRET:-}" ] || echo "csvsm-selftest: credential-secret $CRED_SECRET"
@@ -212,7 +238,8 @@ for enc in gzip raw; do
 	has "PASS pcr-measured"
 	has "PASS eventlog"
 	has "PASS credential"
-	has "9 passed, 1 failed"
+	has "PASS ekcert"
+	has "10 passed, 1 failed"
 	cmp -s "$tmp/files/svsm-certs.bin" "$tmp/certs.bin" || fail "$enc: certs differ"
 	ok
 done
@@ -321,6 +348,16 @@ printf 'other data' >"$t/p16-pcr16-data.bin"
 TPM_PREFIX=p16- guest_log gzip "9 passed, 0 failed" >"$tmp/log10"
 check "$tmp/log10"
 has "FAIL pcr-extend: PCR 16 is"
+ok
+
+# The EK certificate: another CA's, and the CA's for another key.
+EKCERT=$t/ekcert-other-ca/ek-rsa2048.der guest_log gzip "9 passed, 0 failed" >"$tmp/log-ekca"
+check "$tmp/log-ekca"
+has "FAIL ekcert: openssl verify against $tmp/ekca/ca.pem"
+has "PASS credential"
+EKCERT=$t/ekcert-other-key.der guest_log gzip "9 passed, 0 failed" >"$tmp/log-ekkey"
+check "$tmp/log-ekkey"
+has "FAIL ekcert: the certificate's key is not the manifest's RSA EK"
 ok
 
 # The credential: a wrong secret, no answer (the guest's failure), a
