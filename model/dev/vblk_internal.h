@@ -15,6 +15,11 @@ static inline bool vblk_has(uint64_t features, unsigned bit)
 	return (features >> bit & 1u) != 0;
 }
 
+/** The next byte of the script, if any is left (vblk_set_script). */
+bool vblk_script_byte(struct vblk *d, uint8_t *b);
+/** The next four bytes (little-endian) of the script, or @dflt. */
+uint32_t vblk_script_u32(struct vblk *d, uint32_t dflt);
+
 /** Take and complete every request the driver made available. */
 void vblk_queue_notify(struct vblk *d);
 

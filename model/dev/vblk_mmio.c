@@ -60,6 +60,37 @@ void vblk_set_behaviour(struct vblk *d, enum vblk_behaviour b)
 	d->behaviour = b;
 }
 
+void vblk_set_script(struct vblk *d, const uint8_t *script, size_t len)
+{
+	d->script = script;
+	d->script_len = script != NULL ? len : 0;
+}
+
+bool vblk_script_byte(struct vblk *d, uint8_t *b)
+{
+	if (d->script_len == 0) {
+		return false;
+	}
+	*b = *d->script++;
+	d->script_len--;
+	return true;
+}
+
+uint32_t vblk_script_u32(struct vblk *d, uint32_t dflt)
+{
+	uint32_t v = 0;
+	unsigned i;
+	uint8_t b = 0;
+
+	for (i = 0; i < 4; i++) {
+		if (!vblk_script_byte(d, &b)) {
+			return dflt;
+		}
+		v |= (uint32_t)b << (8 * i);
+	}
+	return v;
+}
+
 void vblk_broken(struct vblk *d)
 {
 	d->status |= VIRTIO_STATUS_NEEDS_RESET;
@@ -118,7 +149,7 @@ static uint32_t reg_read(const struct vblk *d, uint64_t off)
 	}
 }
 
-uint32_t vblk_mmio_read(struct vblk *d, uint64_t off, unsigned size)
+static uint32_t honest_read(const struct vblk *d, uint64_t off, unsigned size)
 {
 	if ((size != 1 && size != 2 && size != 4) || off % size != 0 ||
 	    off >= VIRTIO_MMIO_WINDOW) {
@@ -128,6 +159,20 @@ uint32_t vblk_mmio_read(struct vblk *d, uint64_t off, unsigned size)
 		return config_read(d, off - VIRTIO_MMIO_CONFIG, size);
 	}
 	return size == 4 ? reg_read(d, off) : 0;
+}
+
+uint32_t vblk_mmio_read(struct vblk *d, uint64_t off, unsigned size)
+{
+	uint32_t v = honest_read(d, off, size);
+	uint8_t b = 0;
+
+	if (vblk_script_byte(d, &b) && (b & 0x80u) != 0) {
+		v = vblk_script_u32(d, v);
+		if (size < 4) {
+			v &= (1u << (8 * size)) - 1;
+		}
+	}
+	return v;
 }
 
 /* FEATURES_OK only for what was offered, with VERSION_1 (no legacy). */

@@ -261,10 +261,28 @@ static bool complete(struct vblk *d, const struct chain *c, uint8_t status)
 		VIRTQ_USED_RING + (uint64_t)(d->used_idx % d->queue_num) *
 					  sizeof(struct virtq_used_elem);
 	uint8_t elem[sizeof(struct virtq_used_elem)], idx[2];
+	uint8_t lie = 0, step = 0;
 	unsigned i;
 
 	if (status == VIRTIO_BLK_S_OK && c->in_bytes != 0) {
 		written += (uint32_t)c->in_bytes; /* IN: data, then status */
+	}
+	if (vblk_script_byte(d, &lie)) {
+		if ((lie & 1u) != 0 && vblk_script_byte(d, &step)) {
+			d->used_idx = (uint16_t)(d->used_idx + (int8_t)step);
+		}
+		if ((lie & 2u) != 0) {
+			id = vblk_script_u32(d, id);
+		}
+		if ((lie & 4u) != 0) {
+			written = vblk_script_u32(d, written);
+		}
+		if ((lie & 8u) != 0) {
+			(void)vblk_script_byte(d, &status);
+		}
+		if ((lie & 16u) != 0) {
+			return true;
+		}
 	}
 	switch (d->behaviour) {
 	case VBLK_LIE_STATUS:

@@ -100,6 +100,8 @@ struct vblk {
 	uint16_t used_idx;	    /* the device's used index */
 	uint32_t config_generation;
 	uint32_t interrupt_status;
+	const uint8_t *script; /* vblk_set_script(): lies still to tell */
+	size_t script_len;
 	uint8_t chunk[VBLK_CHUNK];
 };
 
@@ -109,6 +111,18 @@ void vblk_init(struct vblk *d, const struct vblk_backend *be,
 
 /** Tell lies from now on (VBLK_HONEST to stop). */
 void vblk_set_behaviour(struct vblk *d, enum vblk_behaviour b);
+
+/**
+ * Fuzzing a driver (test/fuzz/): from now on the device's answers are
+ * perturbed by the bytes of @script (kept by pointer, until used up or
+ * replaced; NULL to stop). Each register or configuration read takes a
+ * byte: with bit 7 set the next four replace the value read. Each
+ * completed request takes a byte of flags: bit 0 moves the used index
+ * by the next byte's signed value more, bit 1 replaces the used id and
+ * bit 2 the used length with the next four bytes, bit 3 the status
+ * byte with the next byte, bit 4 leaves the request uncompleted.
+ */
+void vblk_set_script(struct vblk *d, const uint8_t *script, size_t len);
 
 /**
  * A driver's read of @size bytes (1, 2 or 4) at offset @off of the window
