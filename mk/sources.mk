@@ -38,7 +38,7 @@ SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
 # hypervisor: an adapter over model/kvm) and sim/src/snp_insn_sim.c (the
 # CPU: the RMP model), both linked wherever the platform's code is.
 SNP_PLAT_SRCS := $(sort $(wildcard src/plat/snp/*.c src/plat/snp/linux/*.c))
-SNP_PLAT_OPS_SRCS := src/plat/snp/plat_snp.c
+SNP_PLAT_OPS_SRCS := src/plat/snp/plat_snp.c src/plat/snp/plat_snp_dev.c
 # What says the snp platform answers svsm/plat.h (sim_platform_snp()).
 SIM_SNP_ONLY_SRCS := sim/src/snp_linked.c
 SIM_SRCS := $(filter-out $(SIM_SNP_ONLY_SRCS),\

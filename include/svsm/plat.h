@@ -112,6 +112,28 @@ void plat_simd_end(void);
 uint64_t plat_guest_request(const void *req, void *rsp, void *certs,
 			    size_t *certs_len);
 
+/*
+ * The SVSM's own devices (its storage, svsm/blockdev.h, src/dev/): MMIO
+ * to a device the host serves at @gpa, never RAM (on snp the GHCB's MMIO
+ * events, on sim the simulator's host), and pages shared with the host
+ * for the devices' DMA. What a read returns is the host's (T18).
+ */
+/**
+ * Read @size (1, 2 or 4) bytes of MMIO at @gpa into *@val. False if the
+ * host refused the access (on snp, a GHCB result of 2): no device.
+ */
+bool plat_mmio_read(gpa_t gpa, unsigned size, uint32_t *val);
+/** Write @size (1, 2 or 4) bytes of @val to MMIO at @gpa; false: refused. */
+bool plat_mmio_write(gpa_t gpa, unsigned size, uint32_t val);
+/**
+ * 2^@order (at least 1) contiguous SVSM pages made shared with the host,
+ * zeroed, for a device's rings and buffers: their mapping, and their GPA
+ * in *@gpa. They stay shared for good (never freed: whatever they held
+ * is the host's). NULL if the heap has no such block. A host that does
+ * not convert them terminates the SVSM (TERM_CSVSM_PSC_FAILED).
+ */
+void *plat_shared_alloc(unsigned order, gpa_t *gpa);
+
 /** Ask the hypervisor to terminate the VM with a GHCB reason set and code. */
 void plat_terminate(uint32_t reason_set, uint32_t reason_code)
 	__attribute__((noreturn));

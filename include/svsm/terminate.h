@@ -53,6 +53,14 @@
  * low memory not RAM; more e820 entries than Linux takes).
  */
 #define TERM_CSVSM_LINUX_MEMORY_MAP 11u
+/**
+ * The SVSM's own storage device (svsm/blockdev.h) broke the virtio
+ * protocol: a used ring index, id or length no honest device gives, a
+ * status byte that is not OK, IOERR or UNSUPP, a request never completed,
+ * a configuration that never settles, or an MMIO access it stopped
+ * serving after it was found.
+ */
+#define TERM_CSVSM_DEVICE_PROTOCOL 12u
 
 /**
  * Class (b), the one door: the hypervisor misbehaved. Logs at NOTICE the

@@ -83,6 +83,13 @@ struct sim_config {
 	 * and loader pages through guest_fw and guest_fw_launch. */
 	const struct csvsm_boot_params *linux_layout;
 	const uint8_t *linux_setup_hdr;
+	/* The host's virtio-blk device (model/dev/, the SVSM's storage) in
+	 * the first SVSM virtio-mmio slot, over a disk of vblk_sectors
+	 * 512-byte sectors (0: no device). The disk is vblk_disk when not
+	 * NULL (the caller's, vblk_sectors * 512 bytes, so it outlives the
+	 * machine as a host's file would), else zeroed host memory. */
+	uint64_t vblk_sectors;
+	uint8_t *vblk_disk;
 };
 
 /** Registers of an SVSM call, in and out (58019 section 5). */
@@ -289,6 +296,31 @@ uint64_t sim_svsm_base(const struct sim_machine *m);
 uint64_t sim_svsm_size(const struct sim_machine *m);
 uint64_t sim_guest_mem_size(const struct sim_machine *m);
 unsigned sim_vcpu_count(const struct sim_machine *m);
+
+/**
+ * Run @fn(@arg) as SVSM code at VMPL0 on the boot CPU, outside a guest
+ * call, as the linked platform runs it (the snp one over its GHCB). False
+ * if it ended in a termination: its reason in *@set and *@code.
+ */
+bool sim_run_svsm(struct sim_machine *m, void (*fn)(void *), void *arg,
+		  uint32_t *set, uint32_t *code);
+
+/**
+ * The host's virtio-blk device from now on: honestly, or with one lie
+ * (an enum vblk_behaviour of model/virtio_blk.h). False if the machine
+ * has none.
+ */
+bool sim_vblk_set_behaviour(struct sim_machine *m, int behaviour);
+/**
+ * Fuzzing the SVSM's driver: the device's answers perturbed by @script
+ * from now on (vblk_set_script of model/virtio_blk.h; kept by pointer).
+ * False if the machine has no device.
+ */
+bool sim_vblk_script(struct sim_machine *m, const uint8_t *script, size_t len);
+/** The device's disk (vblk_sectors * 512 bytes), NULL if none. */
+uint8_t *sim_vblk_disk(struct sim_machine *m);
+/** Requests the device completed so far (0 if none). */
+uint64_t sim_vblk_requests(const struct sim_machine *m);
 
 /** Guest accesses at the guest VMPL, checked against the RMP as hardware
  * would: SIM_GUEST_FAULT when not validated, not assigned or not permitted. */

@@ -282,6 +282,15 @@ static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 	terminate(machine(k), set, code);
 }
 
+/* The host's devices (vblk_sim.c); anything else reads all ones. */
+static bool op_mmio(struct kvm *k, struct kvm_vcpu *v, uint64_t gpa,
+		    unsigned len, bool write, uint8_t data[8])
+{
+	(void)v;
+	sim_hv_mmio(machine(k), gpa, len, write, data);
+	return true;
+}
+
 static const struct kvm_ops sim_kvm_ops = {
 	.page = op_page,
 	.rmp_lock = op_rmp_nolock,
@@ -293,6 +302,7 @@ static const struct kvm_ops sim_kvm_ops = {
 	.run_vmpl = op_run_vmpl,
 	.ap_create = op_ap_create,
 	.guest_request = op_guest_request,
+	.mmio = op_mmio,
 	.terminate = op_terminate,
 };
 

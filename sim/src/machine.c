@@ -208,6 +208,20 @@ bool sim_svsm_call(struct sim_machine *m, void (*fn)(void *), void *arg)
 	return true;
 }
 
+bool sim_run_svsm(struct sim_machine *m, void (*fn)(void *), void *arg,
+		  uint32_t *set, uint32_t *code)
+{
+	if (m->cfg.snp_ghcb) {
+		return sim_snp_run(m, fn, arg, set, code);
+	}
+	if (sim_svsm_call(m, fn, arg)) {
+		return true;
+	}
+	*set = m->term_set;
+	*code = m->term_code;
+	return false;
+}
+
 struct sim_init_call {
 	const struct svsm_boot_info *info;
 	gpa_t boot_vmsa;
@@ -299,12 +313,14 @@ struct sim_machine *sim_create(const struct sim_config *cfg)
 	/* Page aligned, like RAM, and outside the sanitizers' heap. */
 	m->mem = guest_mem_get(cfg->guest_mem_size);
 	m->rmp_entries = calloc(pages, sizeof(*m->rmp_entries));
-	if (m->mem == NULL || m->rmp_entries == NULL || !sim_kvm_init(m)) {
+	if (m->mem == NULL || m->rmp_entries == NULL || !sim_kvm_init(m) ||
+	    !sim_vblk_init(m)) {
 		if (m->mem != NULL) {
 			guest_mem_put(m->mem, cfg->guest_mem_size);
 		}
 		free(m->rmp_entries);
 		sim_kvm_free(m);
+		sim_vblk_free(m);
 		free(m);
 		return NULL;
 	}
@@ -345,6 +361,7 @@ void sim_destroy(struct sim_machine *m)
 	free(m->rmp_entries);
 	free(m->greq_log);
 	sim_kvm_free(m);
+	sim_vblk_free(m);
 	free(m);
 }
 

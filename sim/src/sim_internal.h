@@ -13,6 +13,7 @@
 #include "model/kvm.h"
 #include "model/psp_model.h"
 #include "model/snpmodel.h"
+#include "model/virtio_blk.h"
 
 #include "csvsm_sim.h"
 
@@ -89,6 +90,10 @@ struct sim_machine {
 	unsigned clock_rate_pct;  /* sim_hv_set_clock_rate(); 100 honest */
 	enum sim_bench_scope bench_scope;
 	bool bench_collecting;
+	/* The host's virtio-blk device (cfg.vblk_sectors != 0). */
+	struct vblk *vblk;
+	uint8_t *vblk_disk;
+	bool vblk_disk_owned;
 };
 
 /** The live machine, or NULL. */
@@ -145,6 +150,20 @@ void sim_cpu_library_call(struct sim_machine *m);
  * Each platform's simulator file answers.
  */
 bool sim_platform_snp(void);
+
+/*
+ * The host's devices (sim/src/vblk_sim.c): its virtio-blk device, and the
+ * MMIO both platforms reach it by (plat_mmio_* on sim, the KVM model's
+ * MMIO events on snp): @len (1..8) bytes at @gpa; outside a device reads
+ * all ones, as an unassigned address does.
+ */
+bool sim_vblk_init(struct sim_machine *m);
+void sim_vblk_free(struct sim_machine *m);
+void sim_hv_mmio(struct sim_machine *m, uint64_t gpa, unsigned len, bool write,
+		 uint8_t data[8]);
+/** The host's side of making @pages SVSM pages at @gpa shared (the sim
+ * platform's plat_shared_alloc; validation is rescinded already). */
+void sim_hv_share(struct sim_machine *m, uint64_t gpa, unsigned pages);
 
 /* Benchmark scoping (callgrind collection), a no-op when scope is OFF. */
 void sim_bench_set_scope(struct sim_machine *m, enum sim_bench_scope s);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "svsm/check.h"
+#include "svsm/mem.h"
 #include "svsm/plat.h"
 #include "svsm/terminate.h"
 
@@ -159,6 +160,53 @@ uint64_t plat_guest_request(const void *req, void *rsp, void *certs,
 	struct sim_machine *m = machine();
 
 	return sim_hv_guest_request(m, req, rsp, certs, certs_len);
+}
+
+/* The simulated host's devices (sim/src/vblk_sim.c): it serves every
+ * access, unassigned addresses reading all ones. */
+bool plat_mmio_read(gpa_t gpa, unsigned size, uint32_t *val)
+{
+	uint8_t data[8] = {0};
+
+	CHECK(size == 1 || size == 2 || size == 4);
+	sim_hv_mmio(machine(), gpa_val(gpa), size, false, data);
+	*val = 0;
+	memcpy(val, data, size);
+	return true;
+}
+
+bool plat_mmio_write(gpa_t gpa, unsigned size, uint32_t val)
+{
+	uint8_t data[8] = {0};
+
+	CHECK(size == 1 || size == 2 || size == 4);
+	memcpy(data, &val, size);
+	sim_hv_mmio(machine(), gpa_val(gpa), size, true, data);
+	return true;
+}
+
+/* As snp does it: rescind validation, then the host makes them shared. */
+void *plat_shared_alloc(unsigned order, gpa_t *gpa)
+{
+	unsigned pages = 1u << order, i;
+	void *p;
+
+	CHECK(order >= 1 && order < 16);
+	p = page_alloc(order);
+	if (p == NULL) {
+		return NULL;
+	}
+	*gpa = page_to_gpa(p);
+	for (i = 0; i < pages; i++) {
+		bool unchanged = false;
+
+		CHECK(plat_pvalidate(gpa_add(*gpa, (uint64_t)i * SNP_PAGE_SIZE),
+				     PAGE_4K, false,
+				     &unchanged) == SNP_RET_SUCCESS);
+	}
+	sim_hv_share(machine(), gpa_val(*gpa), pages);
+	memset(p, 0, (size_t)SNP_PAGE_SIZE << order);
+	return p;
 }
 
 void plat_terminate(uint32_t reason_set, uint32_t reason_code)

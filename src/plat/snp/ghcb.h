@@ -127,4 +127,14 @@ uint32_t ghcb_io_in(struct ghcb_cpu *g, uint16_t port, unsigned size);
 bool ghcb_io_ins8(struct ghcb_cpu *g, uint16_t port, uint8_t *dst,
 		  size_t count);
 
+/**
+ * MMIO of @size bytes (1, 2 or 4) at @gpa through the GHCB (MMIO NAE
+ * events; the SVSM's own devices, ghcb_mmio.c). False if the hypervisor
+ * refused it (result 2); what a read returns is the host's (T18).
+ */
+bool ghcb_mmio_read(struct ghcb_cpu *g, gpa_t gpa, unsigned size,
+		    uint32_t *val);
+bool ghcb_mmio_write(struct ghcb_cpu *g, gpa_t gpa, unsigned size,
+		     uint32_t val);
+
 #endif /* SNP_GHCB_H */
