@@ -28,6 +28,12 @@
 
 #define BLOCKDEV_SECTOR 512u
 
+/**
+ * Forget any device found before (svsm_init(), once per boot): the next
+ * call probes afresh. The shared pages of an earlier probe stay shared.
+ */
+void blockdev_init(void);
+
 /** Probe for the device; true if the host offers one. Idempotent. */
 bool blockdev_present(void);
 

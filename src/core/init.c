@@ -4,6 +4,7 @@
  * secrets page and its boot vCPU. A bad boot description is the loader's
  * (hypervisor's) fault: the platform terminates on any error returned here.
  */
+#include "svsm/blockdev.h"
 #include "svsm/deposit.h"
 #include "svsm/guest_config.h"
 #include "svsm/guest_msg.h"
@@ -262,6 +263,7 @@ enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 	owner_lock_init();
 	vcpu_registry_init();
 	deposit_reset();
+	blockdev_init();
 	err = init_step(memmap_init(info->ram, info->ram_count, info->svsm),
 			"memory map");
 	/* One CPU runs here, but the rule holds from the start: guest pages
