@@ -267,7 +267,8 @@ static const char *term_reason(uint32_t set, uint32_t code)
 		TERM_NAME(TERM_CSVSM_NOT_VMPL0),
 		TERM_NAME(TERM_CSVSM_UNEXPECTED_VC),
 		TERM_NAME(TERM_CSVSM_UNEXPECTED_EVENT),
-		TERM_NAME(TERM_CSVSM_LINUX_MEMORY_MAP)};
+		TERM_NAME(TERM_CSVSM_LINUX_MEMORY_MAP),
+		TERM_NAME(TERM_CSVSM_DEVICE_PROTOCOL)};
 #undef TERM_NAME
 
 	if (set == 0 && code < sizeof(gen) / sizeof(gen[0])) {
