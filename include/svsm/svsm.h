@@ -60,8 +60,9 @@ struct svsm_boot_info {
 	struct svsm_guest_entry guest_entry; /* how the boot vCPU starts */
 	/* The platform's TPM engine; NULL: no vTPM (protocol 2 not offered). */
 	const struct vtpm_engine *vtpm_engine;
-	/* The SVSM's own block device for the vTPM's state; NULL: none,
-	 * the vTPM's state is volatile (svsm/vtpm_store.h). */
+	/* A block device for the vTPM's state other than the SVSM's own
+	 * virtio-blk one (the tests'); NULL: the SVSM's own, if the host
+	 * offers one (svsm/vtpm_store.h). */
 	const struct vtpm_disk *vtpm_disk;
 };
 

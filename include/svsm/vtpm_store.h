@@ -8,9 +8,11 @@
  * command's response reaches the guest.
  *
  * The device is reached through struct vtpm_disk, a const table of the
- * functions of svsm/blockdev.h (same signatures): the platform passes
- * its device in svsm_boot_info.vtpm_disk, the tests a RAM disk (test/).
- * NULL: no device, the vTPM is volatile and its manifest entry says so.
+ * functions of svsm/blockdev.h (same signatures): vtpm_disk_blockdev,
+ * the SVSM's own virtio-blk device, unless svsm_boot_info.vtpm_disk
+ * names another (the tests' RAM disk, csvsm-sim's host file). No device
+ * (none probed, or NULL): the vTPM is volatile and its manifest entry
+ * says so.
  *
  * On the device: two slots of VTPM_STORE_SLOT_SECTORS sectors, slot 0 at
  * LBA 0 and slot 1 after it, each a sealed blob from its first sector
@@ -46,6 +48,9 @@ struct vtpm_disk {
 	enum svsm_err (*write)(uint64_t lba, const void *buf, size_t n);
 	enum svsm_err (*flush)(void);
 };
+
+/** The SVSM's own block device (svsm/blockdev.h, src/dev/). */
+extern const struct vtpm_disk vtpm_disk_blockdev;
 
 #define VTPM_STORE_SECTOR 512u
 /* A slot holds a sealed state of up to VTPM_STORE_SLOT_BYTES bytes:

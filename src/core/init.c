@@ -302,9 +302,11 @@ enum svsm_err svsm_init(const struct svsm_boot_info *info, gpa_t *boot_vmsa)
 	if (err == SVSM_OK) {
 		/* The vTPM, from its stored state when there is a device
 		 * (each outcome logged and published in the manifest). */
-		err = init_step(
-			vtpm_store_boot(info->vtpm_engine, info->vtpm_disk),
-			"vTPM");
+		err = init_step(vtpm_store_boot(info->vtpm_engine,
+						info->vtpm_disk != NULL
+							? info->vtpm_disk
+							: &vtpm_disk_blockdev),
+				"vTPM");
 	}
 	if (err == SVSM_OK) {
 		LOG_INFO("heap: %llu free pages; services: core protocol "

@@ -27,6 +27,7 @@
  */
 #include "svsm/vtpm_store.h"
 
+#include "svsm/blockdev.h"
 #include "svsm/crypto.h"
 #include "svsm/guest_msg.h"
 #include "svsm/le.h"
@@ -52,6 +53,16 @@ _Static_assert(VTPM_STATE_DIGEST_LEN == CSVSM_VTPM_STATE_DIGEST_LEN,
 	       "the published digest is the blob's");
 _Static_assert(VTPM_STORE_SLOT_BYTES >= VTPM_STATE_HDR_LEN * 2,
 	       "a slot holds a header");
+_Static_assert(VTPM_STORE_SECTOR == BLOCKDEV_SECTOR, "the device's sector");
+
+const struct vtpm_disk vtpm_disk_blockdev = {
+	.name = "virtio-blk",
+	.present = blockdev_present,
+	.sectors = blockdev_sectors,
+	.read = blockdev_read,
+	.write = blockdev_write,
+	.flush = blockdev_flush,
+};
 
 #define SLOTS 2u
 #define SAVE_TRIES 4u
@@ -64,7 +75,8 @@ struct store {
 	bool persistent; /* its changes are written */
 	bool has_slot;	 /* slot holds generation */
 	bool write_failure_logged;
-	bool no_memory; /* a slot could not be read into memory */
+	bool no_memory;	       /* a slot could not be read into memory */
+	uint64_t disk_sectors; /* the device's size, as it said at boot */
 	unsigned slot;
 	uint32_t outcome;
 	uint32_t flags;
@@ -151,6 +163,16 @@ static uint64_t slot_lba(unsigned slot)
 	return (uint64_t)slot * VTPM_STORE_SLOT_SECTORS;
 }
 
+/* How many of @slot's sectors the device has (it may be smaller than
+ * the store: the host sized it). */
+static uint64_t slot_sectors(unsigned slot)
+{
+	uint64_t lba = slot_lba(slot);
+	uint64_t left = st.disk_sectors > lba ? st.disk_sectors - lba : 0;
+
+	return left < VTPM_STORE_SLOT_SECTORS ? left : VTPM_STORE_SLOT_SECTORS;
+}
+
 /*
  * Read slot @slot into a new buffer (*@buf, *@cap bytes; the caller
  * frees it), returning how many bytes of it are the blob: 0 for an
@@ -166,11 +188,12 @@ static size_t slot_read(unsigned slot, uint8_t **buf, size_t *cap,
 {
 	uint8_t first[VTPM_STORE_SECTOR];
 	uint64_t lba = slot_lba(slot);
-	size_t want, sectors, got;
+	uint64_t avail = slot_sectors(slot);
+	size_t want, sectors, readable, got;
 
 	*buf = NULL;
 	*cap = 0;
-	*unreadable = st.disk->read(lba, first, 1) != SVSM_OK;
+	*unreadable = avail == 0 || st.disk->read(lba, first, 1) != SVSM_OK;
 	if (*unreadable || all_zero(first, sizeof(first))) {
 		return 0;
 	}
@@ -182,6 +205,9 @@ static size_t slot_read(unsigned slot, uint8_t **buf, size_t *cap,
 		want = VTPM_STORE_SLOT_BYTES; /* cannot be whole: TRUNCATED */
 	}
 	sectors = (want + VTPM_STORE_SECTOR - 1) / VTPM_STORE_SECTOR;
+	/* Never past the device's end (a caller's error, svsm/blockdev.h):
+	 * what lies beyond is missing bytes, TRUNCATED. */
+	readable = sectors < avail ? sectors : (size_t)avail;
 	*cap = sectors * VTPM_STORE_SECTOR;
 	*buf = buf_alloc(*cap);
 	if (*buf == NULL) {
@@ -191,12 +217,12 @@ static size_t slot_read(unsigned slot, uint8_t **buf, size_t *cap,
 	}
 	memcpy(*buf, first, sizeof(first));
 	got = 1;
-	if (sectors > 1 && st.disk->read(lba + 1, *buf + VTPM_STORE_SECTOR,
-					 sectors - 1) == SVSM_OK) {
-		got = sectors;
+	if (readable > 1 && st.disk->read(lba + 1, *buf + VTPM_STORE_SECTOR,
+					  readable - 1) == SVSM_OK) {
+		got = readable;
 	}
 	/* The whole read failed: as far as single sectors go. */
-	while (got < sectors &&
+	while (got < readable &&
 	       st.disk->read(lba + got, *buf + got * VTPM_STORE_SECTOR, 1) ==
 		       SVSM_OK) {
 		got++;
@@ -317,10 +343,13 @@ static bool store_write(void)
 		piece = (struct crypto_piece){img, len};
 		err = SVSM_E_INVAL;
 	}
-	if (blob != NULL && plat_entropy(iv, sizeof(iv)) &&
-	    vtpm_state_seal(&st.key, st.generation + 1, iv, img, len, blob,
-			    blob_cap, &blob_len) == SVSM_OK &&
-	    crypto_sha384(&piece, 1, st.digest)) {
+	if (blob != NULL &&
+	    slot_sectors(target) < blob_cap / VTPM_STORE_SECTOR) {
+		err = SVSM_E_STATE; /* the device ends before the blob */
+	} else if (blob != NULL && plat_entropy(iv, sizeof(iv)) &&
+		   vtpm_state_seal(&st.key, st.generation + 1, iv, img, len,
+				   blob, blob_cap, &blob_len) == SVSM_OK &&
+		   crypto_sha384(&piece, 1, st.digest)) {
 		err = st.disk->write(slot_lba(target), blob,
 				     blob_cap / VTPM_STORE_SECTOR);
 		if (err == SVSM_OK) {
@@ -411,11 +440,11 @@ static enum svsm_err boot_from_disk(const struct vtpm_engine *engine)
 	size_t state_cap = 0;
 	enum svsm_err err;
 
-	if (st.disk->sectors() < VTPM_STORE_SECTORS) {
+	st.disk_sectors = st.disk->sectors();
+	if (st.disk_sectors < VTPM_STORE_SECTORS) {
 		LOG_NOTICE("vTPM state: %s has %llu sectors, the store needs "
 			   "%u",
-			   st.disk->name,
-			   (unsigned long long)st.disk->sectors(),
+			   st.disk->name, (unsigned long long)st.disk_sectors,
 			   VTPM_STORE_SECTORS);
 	}
 	for (s = 0; s < SLOTS; s++) {
