@@ -243,3 +243,79 @@ TEST(blockdev, never_completing_device_terminates)
 {
 	expect_terminated_by(VBLK_NEVER_COMPLETE);
 }
+
+/*
+ * The probe under a host whose register reads follow @script
+ * (vblk_set_script: a byte per read, 0x80 then four bytes to replace
+ * it). Reads in order: magic, version, device ID; the reset's status;
+ * both feature words; the status after FEATURES_OK; QueueNumMax,
+ * QueueReady; then the configuration (generation, low, high,
+ * generation).
+ */
+static struct sim_machine *probed;
+
+static bool probe_under(const uint8_t *script, size_t len, uint32_t *code)
+{
+	struct sim_config cfg;
+	struct sim_machine *m;
+	uint32_t set = 0;
+	bool ran;
+
+	config_with(&cfg, SECTORS);
+	cfg.log_level = 2; /* NOTICE: what the driver says of the device */
+	m = tm_create(&cfg);
+	probed = m;
+
+	ASSERT_TRUE(sim_vblk_script(m, script, len));
+	*code = 0;
+	io.present = true;
+	ran = run(m, do_probe, &set, code);
+	EXPECT_TRUE(ran || set == TERM_SET_CSVSM);
+	return ran;
+}
+
+TEST(blockdev, legacy_device_is_absent)
+{
+	static const uint8_t version1[] = {0, 0x80, 1, 0, 0, 0, 0};
+	uint32_t code = 0;
+
+	ASSERT_TRUE(probe_under(version1, sizeof(version1), &code));
+	EXPECT_FALSE(io.present);
+	EXPECT_TRUE(strstr(sim_console(probed), "force-legacy=false") != NULL);
+}
+
+TEST(blockdev, device_without_version_1_is_absent)
+{
+	static const uint8_t no_v1[] = {0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0};
+	uint32_t code = 0;
+
+	ASSERT_TRUE(probe_under(no_v1, sizeof(no_v1), &code));
+	EXPECT_FALSE(io.present);
+	EXPECT_TRUE(strstr(sim_console(probed), "does not offer VERSION_1") !=
+		    NULL);
+}
+
+TEST(blockdev, features_refused_is_absent)
+{
+	static const uint8_t refused[] = {0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0};
+	uint32_t code = 0;
+
+	ASSERT_TRUE(probe_under(refused, sizeof(refused), &code));
+	EXPECT_FALSE(io.present);
+	EXPECT_TRUE(strstr(sim_console(probed), "refused features") != NULL);
+}
+
+TEST(blockdev, unsettled_configuration_terminates)
+{
+	static uint8_t moving[9 + 16 * 8];
+	uint32_t code = 0;
+	unsigned i;
+
+	memset(moving, 0, sizeof(moving));
+	for (i = 0; i < 16; i++) { /* every second generation read differs */
+		moving[9 + i * 8 + 3] = 0x80;
+		moving[9 + i * 8 + 4] = (uint8_t)(i + 1);
+	}
+	EXPECT_FALSE(probe_under(moving, sizeof(moving), &code));
+	EXPECT_EQ(code, TERM_CSVSM_DEVICE_PROTOCOL);
+}
