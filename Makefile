@@ -68,8 +68,7 @@ run: setup
 			--log $(RUN_LOG); \
 	else \
 		$(MAKE) --no-print-directory $(MACHINE_ELF) \
-			$(BUILD)/csvsm-linux.igvm $(BIN)/csvsm-verify \
-			$(PKI_FILES) || exit 1; \
+			$(BUILD)/csvsm-linux.igvm $(RP_TOOLS) || exit 1; \
 		scripts/linux-relying-party.sh --image $(BUILD)/csvsm-linux.igvm \
 			--smp 2 --mem 1G --timeout 900 --expect 245 \
 			--log $(RUN_LOG) || exit 1; \
@@ -94,7 +93,7 @@ run-uefi: setup
 	else \
 		$(MAKE) --no-print-directory $(MACHINE_ELF) $(UEFI_IMAGE) \
 			$(LINUX_VMLINUZ) $(LINUX_INITRD) $(UEFI)/cmdline-firmware \
-			$(BIN)/csvsm-verify $(PKI_FILES) || exit 1; \
+			$(RP_TOOLS) || exit 1; \
 		scripts/linux-relying-party.sh --image $(UEFI_IMAGE) \
 			--smp 2 --mem 1G --timeout 900 --expect 245 \
 			--max-ram-below-4g $(UEFI_MAX_LOW) \
@@ -153,7 +152,7 @@ bench: setup
 	@$(MAKE) --no-print-directory $(BIN)/csvsm-bench $(BIN)/csvsm-bench-snp \
 		$(BIN)/csvsm-bench-vtpm $(BIN)/csvsm-bench-vtpm-state \
 		$(MACHINE_ELF) $(BUILD)/csvsm.igvm $(BUILD)/csvsm-linux.igvm \
-		$(BUILD)/csvsm-linux-tpmbench.igvm
+		$(BUILD)/csvsm-linux-tpmbench.igvm $(RP_TOOLS)
 	@scripts/bench.sh $(BIN)/csvsm-bench
 	@CSVSM_SIM_PLATFORM=snp scripts/bench.sh $(BIN)/csvsm-bench-snp
 	@scripts/bench-vtpm.sh

@@ -18,6 +18,12 @@ $(BIN)/csvsm-ekca-asan: $(call asan_objs,$(EKCA_MAIN_SRCS) $(EKCA_LIB_SRCS) \
 	@$(CC) $(ASAN_CFLAGS) $^ -lcrypto -o $@
 
 HOST_BINS += $(BIN)/csvsm-ekca
+
+# What a relying party on a Linux guest's console needs
+# (scripts/linux-relying-party.sh): the report's verifier, the EK
+# certificate authority (the self-test's tpm-ekcert asks it) and the
+# build's PKI.
+RP_TOOLS := $(BIN)/csvsm-verify $(BIN)/csvsm-ekca $(PKI_FILES)
 ASAN_BINS += $(BIN)/csvsm-ekca-asan
 
 # The EK parser's fuzzer links the CA's library (only it calls it).

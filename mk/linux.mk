@@ -150,8 +150,7 @@ linux-check-test: $(BIN)/csvsm-sim $(BIN)/csvsm-verify $(PKI_FILES)
 # build/linux-emu/.
 LINUX_EMU := $(BUILD)/linux-emu
 .PHONY: linux-emu-check
-linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(BIN)/csvsm-verify \
-		$(PKI_FILES)
+linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(RP_TOOLS)
 	@mkdir -p $(LINUX_EMU)
 	@for n in 1 4; do \
 		scripts/linux-relying-party.sh --retry-crash \
@@ -177,8 +176,7 @@ linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(BIN)/csvsm-verify \
 LINUX_MATRIX_LOCKS ?=
 LINUX_MATRIX_TIMEOUT ?= 600
 .PHONY: linux-matrix
-linux-matrix: $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF) $(BIN)/csvsm-verify \
-		$(PKI_FILES)
+linux-matrix: $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF) $(RP_TOOLS)
 	@scripts/linux-matrix.sh --smp 2 --timeout $(LINUX_MATRIX_TIMEOUT) \
 		--out $(BUILD)/linux-matrix $(LINUX_MATRIX_LOCKS)
 
@@ -188,8 +186,7 @@ linux-matrix: $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF) $(BIN)/csvsm-verify \
 # build/linux-stable/.
 LINUX_STABLE_LOCK := test/linux/kernels/6.12-amd64.lock
 .PHONY: linux-stable-check
-linux-stable-check: $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF) \
-		$(BIN)/csvsm-verify $(PKI_FILES)
+linux-stable-check: $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF) $(RP_TOOLS)
 	@scripts/linux-matrix.sh --smp 2 --timeout 900 \
 		--out $(BUILD)/linux-stable $(LINUX_STABLE_LOCK)
 

@@ -134,6 +134,5 @@ emu-hostile-check: $(MACHINE_ELF) $(EMU_IMAGE)
 # psp-bad-status and msr-changed@guest Linux survives: its self-test runs
 # to the end (a relying party answers on the console) and it powers off.
 .PHONY: linux-hostile-check
-linux-hostile-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) \
-		$(BIN)/csvsm-verify $(PKI_FILES)
+linux-hostile-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(RP_TOOLS)
 	$(call hv_modes_run,$(BUILD)/csvsm-linux.igvm,--smp 1 --mem 1G,2,linux-hostile-check)

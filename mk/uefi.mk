@@ -35,7 +35,7 @@ $(addprefix $(UEFI)/cmdline-,$(UEFI_KINDS)): $(UEFI)/cmdline-%: FORCE
 		printf '%s\n' '$(call uefi_cmdline_for,$*)' > $@
 
 UEFI_DEPS := $(UEFI_IMAGE) $(UEFI_IMAGE_TRIXIE) $(MACHINE_ELF) \
-	$(BIN)/csvsm-verify $(PKI_FILES) $(LINUX_VMLINUZ) $(LINUX_INITRD) \
+	$(RP_TOOLS) $(LINUX_VMLINUZ) $(LINUX_INITRD) \
 	$(addprefix $(UEFI)/cmdline-,$(UEFI_KINDS))
 
 # q35's max-ram-below-4g for the measured boots: of 896 MiB of guest
