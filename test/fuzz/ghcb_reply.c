@@ -4,10 +4,11 @@
  * replies: after an honest boot, every NAE event is answered with the
  * fuzzer's page (valid bitmap, exit_info fields, PSC buffer, RBX) and
  * GHCB MSR value, for PSC, run VMPL, guest requests, AP creation and the
- * #VC paths (RDMSR, IN). The client must either accept a reply that follows the
- * protocol or terminate with a GHCB, PSC or run-VMPL reason; nothing
- * else (a crash, a sanitizer report, another termination) is allowed,
- * and an accepted PSC must have left the pages private and validated.
+ * #VC paths (RDMSR, IN) and the SVSM's own MMIO (its storage device's
+ * registers, ghcb_mmio.c). The client must either accept a reply that follows
+ * the protocol or terminate with a GHCB, PSC or run-VMPL reason; nothing else
+ * (a crash, a sanitizer report, another termination) is allowed, and an
+ * accepted PSC must have left the pages private and validated.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -43,9 +44,16 @@ static void act(void *arg)
 	static const uint8_t in_eax_dx[16] = {0xED};
 	static struct snp_cpuid_table none;
 	struct vc_regs r = {.rcx = 0xC0010131, .rdx = 0x3F8};
+	uint32_t v = 0;
 
 	(void)arg;
-	switch (op % 6) {
+	switch (op % 8) {
+	case 6:
+		(void)ghcb_mmio_read(&cpu, gpa_init(0xFEF00000ull), 4, &v);
+		break;
+	case 7:
+		(void)ghcb_mmio_write(&cpu, gpa_init(0xFEF00050ull), 4, 0);
+		break;
 	case 4:
 		snp_vc_handle(&cpu, &none, &r, 0x7C, rdmsr);
 		break;
@@ -91,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct sim_rmp_info i;
 		unsigned k;
 
-		for (k = 0; op % 6 == 0 && k < 1 + op / 4 % 8u; k++) {
+		for (k = 0; op % 8 == 0 && k < 1 + op / 4 % 8u; k++) {
 			if (!sim_rmp_query(m, PAGES_GPA + k * 0x1000ull, &i) ||
 			    !i.assigned || !i.validated) {
 				fprintf(stderr, "accepted PSC left page %u\n",
