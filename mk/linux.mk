@@ -168,6 +168,25 @@ linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(RP_TOOLS)
 			$(LINUX_EMU)/smp$$n $(BUILD)/csvsm-linux.igvm || exit 1; \
 	done
 
+# The vTPM's state across six boots of Linux on one file the host keeps
+# (scripts/linux-persist-check.sh; docs/vtpm.md, "Persistent state"):
+# stored, found, replayed (the ledger's rollback), corrupted, truncated,
+# and under another image (Linux's image with another command line,
+# another MEASUREMENT). Logs and files under build/linux-persist/.
+LINUX_OTHER_CMDLINE := $(BUILD)/linux/cmdline-other
+$(LINUX_OTHER_CMDLINE): $(BUILD)/linux/cmdline
+	@printf '%s csvsm.image=other\n' "$$(cat $<)" >$@
+$(BUILD)/csvsm-linux-other.igvm: $(BIN)/csvsm-igvm $(SNP_FW) $(LINUX_KERNEL) \
+		$(LINUX_INITRD) $(LINUX_OTHER_CMDLINE)
+	@$(BIN)/csvsm-igvm build --svsm $(SNP_FW) --linux $(LINUX_KERNEL) \
+		--initrd $(LINUX_INITRD) --cmdline "$$(cat $(LINUX_OTHER_CMDLINE))" \
+		-o $@ >/dev/null
+.PHONY: linux-persist-check
+linux-persist-check: $(BUILD)/csvsm-linux.igvm $(BUILD)/csvsm-linux-other.igvm \
+		$(MACHINE_ELF) $(RP_TOOLS)
+	@scripts/linux-persist-check.sh $(BUILD)/csvsm-linux.igvm \
+		$(BUILD)/csvsm-linux-other.igvm $(LINUX_OTHER_CMDLINE)
+
 # Every kernel of test/linux/kernels/ (or LINUX_MATRIX_LOCKS) as
 # linux-emu-check boots Debian's, at -smp 2, one after the other: its kit,
 # an image, the boot with the relying party, the host's checks; a line
