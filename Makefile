@@ -36,10 +36,29 @@ setup:
 # `make run`: Debian's Linux on csvsm in the machine with two CPUs
 # (docs/linux.md, "make run"). At a terminal, a shell on the console
 # (build/csvsm-linux-shell.igvm) until `poweroff -f` or Ctrl-A X; else
-# the self-test, its credential request answered on the console
-# (scripts/linux-relying-party.sh), then power-off, and status 0 only if
-# nothing failed.
+# the self-test, its credential and EK certificate requests answered on
+# the console (scripts/linux-relying-party.sh), then power-off, and
+# status 0 only if nothing failed. The vTPM keeps its state between runs
+# on the SVSM's block device, a file per image under build/vtpm/
+# (docs/vtpm.md, "Persistent state"); `make run VTPM_FRESH=1` starts
+# with none (a new TPM).
 RUN_LOG := $(BUILD)/run/linux.log
+VTPM_STATE_DIR := $(BUILD)/vtpm
+# run_vtpm_state NAME: the state file for image NAME, removed first
+# with VTPM_FRESH=1 (inside a recipe's shell line)
+define run_vtpm_state
+$(if $(filter 1,$(VTPM_FRESH)),rm -f $(VTPM_STATE_DIR)/$(1).img;) \
+		echo "make run: the vTPM's state: $(VTPM_STATE_DIR)/$(1).img$(if \
+		$(filter 1,$(VTPM_FRESH)), (started afresh))"
+endef
+# What the SVSM says of the vTPM's state in LOG, the EK the self-test
+# printed and its sealed secret (tpm-persist): two runs in a row show
+# one EK, and the second finds the first's secret.
+define run_vtpm_summary
+tr -d '\r' <$(1) | sed -n 's/^\[csvsm\] NOTICE: \(vTPM state: [a-z].*\)$$/make run: \1/p' | tail -n1; \
+		tr -d '\r' <$(1) | sed -n 's/^csvsm-selftest: \(ek: .*\)$$/make run: \1/p' | tail -n1; \
+		tr -d '\r' <$(1) | sed -n 's/^csvsm-selftest: \(persist: .*\)$$/make run: \1/p' | tail -n1
+endef
 # The self-test's verdict in LOG, for `make TARGET`: its result line,
 # status 0 only if something passed and nothing failed; else its first
 # failures, or the guest's last words if it printed no result.
@@ -63,15 +82,18 @@ run: setup
 	@if [ -t 0 ]; then \
 		$(MAKE) --no-print-directory $(MACHINE_ELF) \
 			$(BUILD)/csvsm-linux-shell.igvm || exit 1; \
+		$(call run_vtpm_state,linux-shell); \
 		scripts/emu-run.sh --image $(BUILD)/csvsm-linux-shell.igvm \
 			--smp 2 --mem 1G --timeout 0 --interactive \
-			--log $(RUN_LOG); \
+			--blk $(VTPM_STATE_DIR)/linux-shell.img --log $(RUN_LOG); \
 	else \
 		$(MAKE) --no-print-directory $(MACHINE_ELF) \
 			$(BUILD)/csvsm-linux.igvm $(RP_TOOLS) || exit 1; \
+		$(call run_vtpm_state,linux); \
 		scripts/linux-relying-party.sh --image $(BUILD)/csvsm-linux.igvm \
 			--smp 2 --mem 1G --timeout 900 --expect 245 \
-			--log $(RUN_LOG) || exit 1; \
+			--blk $(VTPM_STATE_DIR)/linux.img --log $(RUN_LOG) || exit 1; \
+		$(call run_vtpm_summary,$(RUN_LOG)); \
 		$(call selftest_verdict,run,$(RUN_LOG)); \
 	fi
 
@@ -121,7 +143,8 @@ check-all: format-check banned-check layers-check tcb-check tidy freestanding-ch
 	docs-check \
 	test test-snp test-asan emu-check emu-chip-check emu-blk-check emu-hostile-check vtpm-check attest-check ekca-check igvm-check \
 	igvm-host-check \
-	snp-image-check linux-check-test linux-repro-check linux-emu-check linux-hostile-check \
+	snp-image-check linux-check-test linux-repro-check linux-emu-check linux-persist-check \
+	linux-hostile-check \
 	linux-stable-check \
 	linux-refusal-check linux-shell-check uefi-check uefi-shell-check uefi-refusal-check \
 	fuzz-smoke fresh-clone-check
