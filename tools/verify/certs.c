@@ -7,6 +7,7 @@
  * loader, TEE, SNP, microcode SPL). AMD's VCEK has serial number 0, which
  * RFC 5280 forbids; OpenSSL parses it, and nothing here checks serials.
  */
+#include <limits.h>
 #include <openssl/asn1.h>
 #include <openssl/objects.h>
 #include <openssl/pem.h>
@@ -18,22 +19,34 @@
 #include "../common/file_io.h"
 #include "verify.h"
 
+/* Exactly one DER certificate: trailing bytes make it none. */
+static X509 *cert_from_der(const uint8_t *der, size_t len)
+{
+	const unsigned char *p = der;
+	X509 *x;
+
+	if (len > (size_t)LONG_MAX) {
+		return NULL;
+	}
+	x = d2i_X509(NULL, &p, (long)len);
+	if (x != NULL && p != der + len) {
+		X509_free(x);
+		x = NULL;
+	}
+	return x;
+}
+
 X509 *cert_load(const char *path)
 {
 	size_t len;
 	uint8_t *buf = tool_read_file(path, 1u << 20, &len);
-	const unsigned char *p = buf;
 	X509 *x = NULL;
 
 	if (buf == NULL) {
 		return NULL;
 	}
 	if (len > 0 && buf[0] == 0x30) {
-		x = d2i_X509(NULL, &p, (long)len);
-		if (x != NULL && p != buf + len) {
-			X509_free(x); /* trailing bytes: not one DER cert */
-			x = NULL;
-		}
+		x = cert_from_der(buf, len);
 	} else {
 		BIO *bio = BIO_new_mem_buf(buf, (int)len);
 
@@ -44,6 +57,39 @@ X509 *cert_load(const char *path)
 	}
 	free(buf);
 	return x;
+}
+
+enum table_vcek cert_table_vcek(const char *path, X509 **vcek, const char **why)
+{
+	static const uint8_t vcek_guid[16] = SNP_CERT_GUID_VCEK;
+	static struct cert_table t;
+	const struct cert_entry *e;
+	size_t len;
+	uint8_t *buf = tool_read_file(path, CERT_TABLE_FILE_MAX, &len);
+	enum table_vcek r = TABLE_VCEK_BAD;
+
+	*vcek = NULL;
+	*why = "cannot read the certificate table";
+	if (buf == NULL) {
+		return r;
+	}
+	*why = cert_table_parse(buf, len, &t);
+	if (*why == NULL) {
+		e = cert_table_find(&t, vcek_guid);
+		if (e == NULL) {
+			r = TABLE_VCEK_ABSENT;
+			*why = "the certificate table has no VCEK";
+		} else {
+			*vcek = cert_from_der(e->data, e->len);
+			r = *vcek != NULL ? TABLE_VCEK_FOUND : TABLE_VCEK_BAD;
+			*why = *vcek != NULL
+				       ? NULL
+				       : "the table's VCEK is not one DER "
+					 "certificate";
+		}
+	}
+	free(buf);
+	return r;
 }
 
 bool chain_load(const char *path, X509 **ask, X509 **ark)

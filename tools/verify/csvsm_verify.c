@@ -11,10 +11,17 @@
  *      state entry judged against the newest state FILE knows for this
  *      CHIP_ID and MEASUREMENT (ledger.h), FILE updated when it is not a
  *      rollback or a fork.
+ * The VCEK comes from --vcek, or from the host's certificate table
+ * (--certs; with both, --vcek only if the table has no VCEK): the table
+ * is hostile and only its chain makes its VCEK trusted.
+ * Outputs only from a report that verified whole: --vcek-out, the
+ * table's VCEK; --service ID --out FILE, that service's manifest entry,
+ * so a caller never takes bytes from a manifest the report did not bind.
  * Exit status 0 only if every check passed (and the ledger's verdict is
  * new or ok); 1 if one failed (named on stderr); 2 for unusable
  * arguments or input files; 3 a rollback, 4 a fork, 5 a restart from
- * scratch (docs/vtpm.md, "Rollback evidence").
+ * scratch (docs/vtpm.md, "Rollback evidence"); 6 the verified manifest
+ * has no entry for --service.
  */
 #include <getopt.h>
 #include <openssl/evp.h>
@@ -33,6 +40,7 @@
 #define EXIT_ROLLBACK 3
 #define EXIT_FORK 4
 #define EXIT_RESTART 5
+#define EXIT_NO_SERVICE 6
 #define LEDGER_FILE_MAX (16u << 20)
 
 struct check {
@@ -47,6 +55,7 @@ struct run {
 	struct check check[MAX_CHECKS];
 	unsigned count;
 	bool json;
+	bool vcek_from_table;
 };
 
 static bool check(struct run *r, const char *name, bool ok, const char *what)
@@ -60,13 +69,25 @@ static bool check(struct run *r, const char *name, bool ok, const char *what)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: csvsm-verify --report FILE --vcek FILE --chain FILE\n"
+		"usage: csvsm-verify --report FILE (--vcek FILE | --certs FILE"
+		" [--vcek FILE])\n"
+		"                    --chain FILE [--vcek-out FILE]\n"
 		"                    [--nonce HEX --manifest FILE"
 		" [--single-service]]\n"
+		"                    [--service GUID|vtpm|vtpm-state --out "
+		"FILE]\n"
 		"                    [--measurement HEX] [--ledger FILE]"
 		" [--json]\n"
 		"  --report  the 1184-byte report, raw or as hex text\n"
 		"  --vcek    the VCEK certificate, DER or PEM\n"
+		"  --certs   the host's certificate table (GHCB spec 4.1.8.1):"
+		" its VCEK;\n"
+		"            with --vcek too, that one if the table has none\n"
+		"  --vcek-out  the table's VCEK (DER), once the report"
+		" verified\n"
+		"  --service   with --out, that service's manifest entry once"
+		" the report\n"
+		"            verified; exit 6 if the manifest has none\n"
 		"  --chain   ASK then ARK, PEM (as AMD's KDS serves them)\n"
 		"  --single-service  the manifest is one service's"
 		" (ATTEST_SINGLE_SERVICE)\n"
@@ -199,6 +220,8 @@ static void print_text(const struct run *r, const struct report_fields *f,
 	printf("\n  chip id     ");
 	hex_print(stdout, f->chip_id, SNP_CHIP_ID_LEN);
 	printf("\n");
+	printf("vcek: %s\n", r->vcek_from_table ? "the certificate table's"
+						: "the --vcek file");
 	if (have_manifest && m->count <= MANIFEST_MAX_ENTRIES) {
 		printf("manifest: %u service(s)\n", m->count);
 		for (i = 0; i < m->count; i++) {
@@ -252,7 +275,8 @@ static void print_json(const struct run *r, const struct report_fields *f,
 	hex_print(stdout, f->report_data, SNP_REPORT_DATA_LEN);
 	printf("\", \"chip_id\": \"");
 	hex_print(stdout, f->chip_id, SNP_CHIP_ID_LEN);
-	printf("\"}");
+	printf("\"}, \"vcek\": \"%s\"",
+	       r->vcek_from_table ? "certificate-table" : "file");
 	if (have_manifest) {
 		printf(", \"services\": [");
 		for (i = 0; i < m->count; i++) {
@@ -400,6 +424,66 @@ static int input_error(const char *what, const char *path)
 	return 2;
 }
 
+/* The VCEK: the table's at @certs if it has one, else the file @vcek;
+ * 0 or the exit status. A malformed table is an input error even with
+ * --vcek: the host that sent it is lying, not short of a VCEK. */
+static int vcek_choose(const char *certs, const char *vcek, struct inputs *in,
+		       struct run *r)
+{
+	const char *why = NULL;
+
+	if (certs != NULL) {
+		switch (cert_table_vcek(certs, &in->vcek, &why)) {
+		case TABLE_VCEK_FOUND:
+			r->vcek_from_table = true;
+			return 0;
+		case TABLE_VCEK_ABSENT:
+			if (vcek == NULL) {
+				return input_error(why, certs);
+			}
+			break;
+		default:
+			return input_error(why, certs);
+		}
+	}
+	in->vcek = cert_load(vcek);
+	if (in->vcek == NULL) {
+		return input_error("not an X.509 certificate", vcek);
+	}
+	return 0;
+}
+
+/* --vcek-out: the table's VCEK as DER. */
+static bool vcek_write(const char *path, X509 *vcek)
+{
+	unsigned char *der = NULL;
+	int n = i2d_X509(vcek, &der);
+	bool ok = n > 0 && write_atomically(path, (const char *)der, (size_t)n);
+
+	OPENSSL_free(der);
+	return ok;
+}
+
+/* --service: @guid's entry of the verified manifest @m to @path; the
+ * exit status. */
+static int service_write(const char *path, const uint8_t guid[16],
+			 const struct manifest *m)
+{
+	const struct manifest_entry *e = manifest_find(m, guid);
+
+	if (e == NULL) {
+		fprintf(stderr, "csvsm-verify: the manifest has no entry for "
+				"the service ");
+		guid_print(stderr, guid);
+		fprintf(stderr, "\n");
+		return EXIT_NO_SERVICE;
+	}
+	if (!write_atomically(path, (const char *)e->data, e->len)) {
+		return input_error("cannot write", path);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -412,12 +496,18 @@ int main(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'},
 		{"single-service", no_argument, NULL, 's'},
 		{"ledger", required_argument, NULL, 'l'},
+		{"certs", required_argument, NULL, 'C'},
+		{"vcek-out", required_argument, NULL, 'V'},
+		{"service", required_argument, NULL, 'S'},
+		{"out", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *report_path = NULL, *vcek_path = NULL, *chain_path = NULL;
 	const char *nonce_hex = NULL, *manifest_path = NULL, *meas_hex = NULL;
-	const char *ledger_path = NULL;
+	const char *ledger_path = NULL, *certs_path = NULL;
+	const char *vcek_out = NULL, *service = NULL, *out_path = NULL;
+	uint8_t service_guid[16];
 	int status = 0;
 	static struct inputs in;
 	static struct manifest m;
@@ -458,6 +548,18 @@ int main(int argc, char **argv)
 		case 'l':
 			ledger_path = optarg;
 			break;
+		case 'C':
+			certs_path = optarg;
+			break;
+		case 'V':
+			vcek_out = optarg;
+			break;
+		case 'S':
+			service = optarg;
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
 		case 'h':
 			usage();
 			return 0;
@@ -466,12 +568,19 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc || report_path == NULL || vcek_path == NULL ||
-	    chain_path == NULL ||
+	if (optind != argc || report_path == NULL ||
+	    (vcek_path == NULL && certs_path == NULL) || chain_path == NULL ||
 	    (nonce_hex == NULL) != (manifest_path == NULL) ||
-	    (ledger_path != NULL && (manifest_path == NULL || in.single))) {
+	    (ledger_path != NULL && (manifest_path == NULL || in.single)) ||
+	    (vcek_out != NULL && certs_path == NULL) ||
+	    (service == NULL) != (out_path == NULL) ||
+	    (service != NULL && (manifest_path == NULL || in.single))) {
 		usage();
 		return 2;
+	}
+	if (service != NULL && !manifest_service_guid(service, service_guid)) {
+		return input_error("not a service GUID (or vtpm, vtpm-state)",
+				   service);
 	}
 	raw = tool_read_file(report_path, (size_t)64 * 1024, &len);
 	if (raw == NULL || !report_parse(raw, len, in.report)) {
@@ -480,9 +589,9 @@ int main(int argc, char **argv)
 				   report_path);
 	}
 	free(raw);
-	in.vcek = cert_load(vcek_path);
-	if (in.vcek == NULL) {
-		return input_error("not an X.509 certificate", vcek_path);
+	status = vcek_choose(certs_path, vcek_path, &in, &r);
+	if (status != 0) {
+		return status;
 	}
 	if (!chain_load(chain_path, &in.ask, &in.ark)) {
 		return input_error("not a PEM chain of two certificates (ASK, "
@@ -538,6 +647,14 @@ int main(int argc, char **argv)
 	/* The ledger learns only from a report that verified whole. */
 	if (all && ledger_path != NULL) {
 		status = ledger_step(ledger_path, &f, &m);
+	}
+	/* Outputs from a verified report only, and a ledger that agrees. */
+	if (status == 0 && vcek_out != NULL && r.vcek_from_table &&
+	    !vcek_write(vcek_out, in.vcek)) {
+		status = input_error("cannot write", vcek_out);
+	}
+	if (status == 0 && service != NULL) {
+		status = service_write(out_path, service_guid, &m);
 	}
 	X509_free(in.vcek);
 	X509_free(in.ask);

@@ -69,6 +69,39 @@ struct manifest {
 const char *manifest_parse(const uint8_t *buf, size_t len, struct manifest *m);
 /** A service's name for a GUID, or NULL if csvsm does not know it. */
 const char *manifest_service_name(const uint8_t guid[16]);
+/** The entry for @guid in a parsed manifest, or NULL. */
+const struct manifest_entry *manifest_find(const struct manifest *m,
+					   const uint8_t guid[16]);
+/**
+ * A service's GUID from text: "vtpm", "vtpm-state" or the canonical
+ * xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (stored in GUID byte order, as
+ * the manifest holds it). False if it is none of these.
+ */
+bool manifest_service_guid(const char *text, uint8_t guid[16]);
+
+/* One certificate of an extended guest request's table. */
+struct cert_entry {
+	uint8_t guid[16];
+	const uint8_t *data; /* into the parsed buffer, never NULL */
+	uint32_t len;	     /* never 0 */
+};
+
+#define CERT_TABLE_MAX_ENTRIES 64u
+
+struct cert_table {
+	uint32_t count;
+	struct cert_entry entry[CERT_TABLE_MAX_ENTRIES];
+};
+
+/**
+ * Parse a certificate table (GHCB spec 56421 4.1.8.1). NULL on success,
+ * otherwise what is wrong with it.
+ */
+const char *cert_table_parse(const uint8_t *buf, size_t len,
+			     struct cert_table *t);
+/** The certificate for @guid in a parsed table, or NULL. */
+const struct cert_entry *cert_table_find(const struct cert_table *t,
+					 const uint8_t guid[16]);
 
 /* The VCEK's binding to the chip and TCB (AMD VCEK specification). */
 struct vcek_ids {
@@ -83,6 +116,19 @@ bool vcek_read_ids(X509 *vcek, struct vcek_ids *ids);
 
 /** Load one certificate, DER or PEM. */
 X509 *cert_load(const char *path);
+/* The most bytes a certificate table file may hold: csvsm hands on at
+ * most SVSM_ATTEST_MAX_CERTS_SIZE, a host's own table is a few pages. */
+#define CERT_TABLE_FILE_MAX (1u << 20)
+
+enum table_vcek {
+	TABLE_VCEK_FOUND,  /**< *vcek is the table's VCEK */
+	TABLE_VCEK_ABSENT, /**< the table is well formed and has none */
+	TABLE_VCEK_BAD,	   /**< unreadable or malformed: *why says how */
+};
+
+/** The VCEK (SNP_CERT_GUID_VCEK) out of the certificate table at @path. */
+enum table_vcek cert_table_vcek(const char *path, X509 **vcek,
+				const char **why);
 /** Load a PEM chain: ASK then ARK. */
 bool chain_load(const char *path, X509 **ask, X509 **ark);
 
