@@ -163,10 +163,14 @@ vtpm-check: $(BIN)/csvsm-sim
 	@test/vtpm/linux-sequence.sh
 
 # Attestation end to end on sim, and csvsm-verify against AMD's real
-# Milan report (every changed byte must be rejected); the vTPM's stored
+# Milan report (every changed byte must be rejected), its VCEK out of
+# certificate tables (malformed ones refused) and a manifest entry only
+# out of a verified report; the vTPM's stored
 # state across boots judged by csvsm-verify's ledger (docs/vtpm.md).
 attest-check: $(BIN)/csvsm-sim $(BIN)/csvsm-verify $(PKI_FILES)
 	@python3 test/attest/verify_vectors.py $(BIN)/csvsm-verify \
 		test/attest/amd-milan
+	@python3 test/attest/verify_outputs.py $(BIN)/csvsm-verify \
+		$(BIN)/csvsm-sim $(PKI_DIR) test/attest/amd-milan
 	@test/attest/attest-sim.sh
 	@test/attest/state-ledger.sh
