@@ -3,10 +3,16 @@
 # (test/linux/csvsm-selftest), shared by scripts/linux-check.sh (after the
 # boot) and scripts/linux-relying-party.sh (during it): the blobs back
 # into files, the SVSM's report verified as a relying party would, the
-# vTPM's EK out of the services manifest. Sourced; the caller defines
-# ok NAME and bad NAME WHY, and sets out (the blobs' directory), bin
-# (csvsm-verify's), pki (the test ARK, ASK, VCEK) and measure (an array:
-# csvsm-verify's --measurement option, or empty).
+# vTPM's EK out of the services manifest it binds. The blobs are the
+# guest's and the host's, hostile: nothing here parses them; csvsm-verify
+# reads the certificate tables and the manifest (tools/verify/, fuzzed).
+# Sourced; the caller defines ok NAME and bad NAME WHY, and sets out (the
+# blobs' directory), bin (csvsm-verify's), pki (the test ARK, ASK, VCEK)
+# and measure (an array: csvsm-verify's --measurement option, or empty).
+
+# csvsm-verify's arguments that verified the SVSM's report last (less the
+# manifest), for manifest_ek; empty while none has.
+svsm_verified=()
 
 # A console log without carriage returns.
 clean_log() { tr -d '\r' <"$1" >"$2"; }
@@ -37,42 +43,26 @@ extract_blobs() { # CLEAN-LOG
 # The nonce, as hex, for the guest's csvsm.nonce WORD.
 nonce_of() { printf '%s' "$1" | sha512sum | cut -c1-128; }
 
-# The VCEK from a certificate table (the SVSM's or the host's, through
-# the extended guest request), or the build's when there is none: the
-# chain above it is always the build's, the relying party's own.
-vcek_of() { # CERTS OUT
-	local i=0 n guid off len
-	n=$(wc -c <"$1")
-	# Entries of GUID (little-endian fields), offset, length; zeros end it.
-	while [ $((i + 24)) -le "$n" ]; do
-		guid=$(od -An -tx1 -v -j $i -N 16 "$1" | tr -d ' \n')
-		read -r off len <<<"$(od -An -tu4 -j $((i + 16)) -N 8 "$1")"
-		[ "$guid" != "$(printf '0%.0s' {1..32})" ] || return 1
-		if [ "$guid" = 8d75da6364e66445adc5f4b93be8accd ] &&
-			[ $((off + len)) -le "$n" ]; then
-			tail -c +$((off + 1)) "$1" | head -c "$len" >"$2"
-			return 0
-		fi
-		i=$((i + 24))
-	done
-	return 1
-}
-
 # verify_report KIND VMPL REPORT_DATA-HEX [csvsm-verify options]: ok or
-# bad KIND-report; status 0 only if it verified.
+# bad KIND-report; status 0 only if it verified. The VCEK is the one in
+# KIND-certs.bin (the SVSM's or the host's table, through the extended
+# guest request; a malformed table fails), kept as KIND-vcek.der once the
+# report verified, or the build's when there is no table or it has none:
+# the chain above it is always the build's, the relying party's own.
+# Once verified, verify_report_args holds the report, VCEK, chain and
+# MEASUREMENT arguments that verified it (the caller's local, if any).
 verify_report() {
-	local kind=$1 vmpl=$2 data=$3 vcek=$pki/vcek.der
+	local kind=$1 vmpl=$2 data=$3 vcek=$pki/vcek.der certs=()
 	shift 3
 	if [ ! -f "$out/$kind-report.bin" ]; then
 		bad "$kind-report" "the guest printed no $kind-report.bin"
 		return 1
 	fi
-	if [ -f "$out/$kind-certs.bin" ] &&
-		vcek_of "$out/$kind-certs.bin" "$out/$kind-vcek.der"; then
-		vcek=$out/$kind-vcek.der
-	fi
+	rm -f "$out/$kind-vcek.der"
+	[ ! -f "$out/$kind-certs.bin" ] ||
+		certs=(--certs "$out/$kind-certs.bin" --vcek-out "$out/$kind-vcek.der")
 	if ! "$bin/csvsm-verify" --report "$out/$kind-report.bin" --vcek "$vcek" \
-		--chain "$pki/ask_ark.pem" "${measure[@]}" "$@" \
+		"${certs[@]}" --chain "$pki/ask_ark.pem" "${measure[@]}" "$@" \
 		>"$out/$kind-verify.txt" 2>"$out/$kind-verify.err"; then
 		bad "$kind-report" "csvsm-verify: $(grep FAILED "$out/$kind-verify.err" |
 			tr '\n' ' ')$(grep -v FAILED "$out/$kind-verify.err" | head -n1)"
@@ -91,6 +81,9 @@ verify_report() {
 		bad "$kind-report" "$why"
 		return 1
 	fi
+	[ ! -s "$out/$kind-vcek.der" ] || vcek=$out/$kind-vcek.der
+	verify_report_args=(--report "$out/$kind-report.bin" --vcek "$vcek"
+		--chain "$pki/ask_ark.pem" "${measure[@]}")
 	ok "$kind-report (chain, signature, REPORT_DATA, VMPL $vmpl${measure:+,}\
 ${measure:+ MEASUREMENT}; VCEK ${vcek##*/})"
 }
@@ -98,30 +91,27 @@ ${measure:+ MEASUREMENT}; VCEK ${vcek##*/})"
 # The SVSM's report: VMPL0, REPORT_DATA = SHA-512(nonce || manifest),
 # which csvsm-verify checks with the services manifest.
 verify_svsm_report() { # NONCE-HEX
+	local verify_report_args=()
+	svsm_verified=()
 	if [ ! -f "$out/svsm-manifest.bin" ]; then
 		bad svsm-report "the guest printed no svsm-manifest.bin"
 		return 1
 	fi
-	verify_report svsm 0 "" --nonce "$1" --manifest "$out/svsm-manifest.bin"
+	verify_report svsm 0 "" --nonce "$1" --manifest "$out/svsm-manifest.bin" ||
+		return 1
+	svsm_verified=("${verify_report_args[@]}" --nonce "$1")
 }
 
-# A little-endian u32 of FILE at OFFSET.
-u32_at() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
-
-# The vTPM's entry (GUID c476f1eb-0123-45a5-9641-b4e7dde5bfe3) in a
-# services manifest: its bytes, the EK's TPMT_PUBLIC, to OUT.
+# The vTPM's entry in a services manifest (its EK's TPMT_PUBLIC) to OUT,
+# only out of a manifest the SVSM's report binds: csvsm-verify checks it
+# again with what verify_svsm_report verified and then writes the entry
+# (--service vtpm). Status 1, OUT absent, when no report has verified,
+# the report does not bind MANIFEST, or it has no vTPM entry.
 manifest_ek() { # MANIFEST OUT
-	local m=$1 i e found=1
-	for ((i = 0; i < $(u32_at "$m" 20); i++)); do
-		e=$((24 + 24 * i))
-		if [ "$(od -An -tx1 -v -j $e -N 16 "$m" | tr -d ' \n')" = \
-			ebf176c42301a5459641b4e7dde5bfe3 ]; then
-			tail -c +$(($(u32_at "$m" $((e + 16))) + 1)) "$m" |
-				head -c "$(u32_at "$m" $((e + 20)))" >"$2"
-			found=0
-		fi
-	done
-	return $found
+	rm -f "$2"
+	[ ${#svsm_verified[@]} -gt 0 ] || return 1
+	"$bin/csvsm-verify" "${svsm_verified[@]}" --manifest "$1" \
+		--service vtpm --out "$2" >/dev/null 2>&1
 }
 
 # The TPM2B_PUBLIC tpm2_makecredential takes, from a TPMT_PUBLIC.

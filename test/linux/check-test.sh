@@ -102,9 +102,29 @@ tpm2_flushcontext -s >/dev/null 2>&1 || true
 cmp -s "$t/cred-secret.bin" "$t/cred-got.bin" || fail "activatecredential: another secret"
 ok
 # The EK as the guest's tpm2_createek writes it (TPM2B_PUBLIC) from the
-# manifest's vTPM entry (found by its GUID: the manifest has others).
-manifest_ek "$tmp/manifest.bin" "$t/manifest-ek.bin" ||
-	fail "no vTPM entry in csvsm-sim's manifest"
+# manifest's vTPM entry (found by its GUID: the manifest has others),
+# through the lib as the relying party takes it: none before the SVSM's
+# report verified, none from a manifest the report does not bind.
+(
+	out=$tmp/lib
+	pki=build/pki
+	measure=()
+	ok() { :; }
+	bad() { fail "$*"; }
+	mkdir -p "$out"
+	for f in report manifest certs; do cp "$tmp/$f.bin" "$out/svsm-$f.bin"; done
+	! manifest_ek "$out/svsm-manifest.bin" "$t/manifest-ek.bin" ||
+		fail "manifest_ek gave an entry before a report verified"
+	verify_svsm_report "$nonce"
+	cmp -s "$out/svsm-vcek.der" build/pki/vcek.der ||
+		fail "verify_svsm_report kept no VCEK from the certificate table"
+	cp "$out/svsm-manifest.bin" "$out/other-manifest.bin"
+	printf '\x01' | dd of="$out/other-manifest.bin" bs=1 seek=100 conv=notrunc 2>/dev/null
+	! manifest_ek "$out/other-manifest.bin" "$t/manifest-ek.bin" ||
+		fail "manifest_ek gave an entry from a manifest the report does not bind"
+	manifest_ek "$out/svsm-manifest.bin" "$t/manifest-ek.bin" ||
+		fail "no vTPM entry in csvsm-sim's manifest"
+) || exit 1
 printf '%04x' "$(wc -c <"$t/manifest-ek.bin")" | xxd -r -p |
 	cat - "$t/manifest-ek.bin" >"$t/ek-public.bin"
 cmp -s "$t/ek-public.bin" "$t/sim-ek.pub" && fail "csvsm-sim's two vTPMs have one EK"
