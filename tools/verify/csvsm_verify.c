@@ -469,6 +469,7 @@ static bool vcek_write(const char *path, X509 *vcek)
 static int service_write(const char *path, const uint8_t guid[16],
 			 const struct manifest *m)
 {
+	static const char empty[1]; /* an entry of length 0 has no data */
 	const struct manifest_entry *e = manifest_find(m, guid);
 
 	if (e == NULL) {
@@ -478,7 +479,9 @@ static int service_write(const char *path, const uint8_t guid[16],
 		fprintf(stderr, "\n");
 		return EXIT_NO_SERVICE;
 	}
-	if (!write_atomically(path, (const char *)e->data, e->len)) {
+	if (!write_atomically(path,
+			      e->data != NULL ? (const char *)e->data : empty,
+			      e->len)) {
 		return input_error("cannot write", path);
 	}
 	return 0;
