@@ -14,6 +14,8 @@
 #include "svsm/le.h"
 #include "svsm/std.h"
 
+#include "psp_launch_page.h"
+
 static struct launch_area *find(struct launch *l, uint32_t index)
 {
 	unsigned i;

@@ -12,11 +12,13 @@
  * vector applies to it. The facts and their sources:
  * docs/running-on-snp.md, "The launch digest".
  */
+#include "psp_launch_vmsa.h"
+
 #include "svsm/std.h"
 
 #include "abi/snp.h"
 
-#include "psp_launch_area.h"
+#include "psp_launch_page.h"
 
 #define CR0_ET (1ull << 4)
 #define CR0_NW (1ull << 29)
