@@ -38,15 +38,7 @@ SEAMS = {"include/svsm/plat.h": "src/plat/", "src/arch/x86/trap.h": "src/plat/"}
 # seam beneath them, as snp's call snp_hw.h).
 UPWARD_ONLY = re.compile(r"^src/plat/[^/]+/plat_[^/]*\.c$")
 # Known circles, each with the change that removes it. Keep short.
-EXCEPTIONS = [
-    # REVIEW.md review 3, change 7: the per-page primitives leave
-    # psp_launch.c for a psp_launch_page.c under both.
-    {"model/snp/psp_launch.c", "model/snp/psp_launch_area.c",
-     "model/snp/psp_launch_vmsa.c"},
-    # The virtio-blk model: vblk_queue.c marks the device broken through
-    # vblk_mmio.c's vblk_broken(), which belongs beneath both.
-    {"model/dev/vblk_mmio.c", "model/dev/vblk_queue.c"},
-]
+EXCEPTIONS = []
 GLOBL_RE = re.compile(r"^\s*\.glob(?:a)?l\s+([A-Za-z_][A-Za-z0-9_]*)", re.M)
 
 

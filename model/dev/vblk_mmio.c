@@ -60,43 +60,6 @@ void vblk_set_behaviour(struct vblk *d, enum vblk_behaviour b)
 	d->behaviour = b;
 }
 
-void vblk_set_script(struct vblk *d, const uint8_t *script, size_t len)
-{
-	d->script = script;
-	d->script_len = script != NULL ? len : 0;
-}
-
-bool vblk_script_byte(struct vblk *d, uint8_t *b)
-{
-	if (d->script_len == 0) {
-		return false;
-	}
-	*b = *d->script++;
-	d->script_len--;
-	return true;
-}
-
-uint32_t vblk_script_u32(struct vblk *d, uint32_t dflt)
-{
-	uint32_t v = 0;
-	unsigned i;
-	uint8_t b = 0;
-
-	for (i = 0; i < 4; i++) {
-		if (!vblk_script_byte(d, &b)) {
-			return dflt;
-		}
-		v |= (uint32_t)b << (8 * i);
-	}
-	return v;
-}
-
-void vblk_broken(struct vblk *d)
-{
-	d->status |= VIRTIO_STATUS_NEEDS_RESET;
-	d->stats.broken++;
-}
-
 static uint32_t config_read(const struct vblk *d, uint64_t off, unsigned size)
 {
 	uint8_t cfg[VBLK_CONFIG_SIZE];
