@@ -42,7 +42,8 @@ static enum insn_result pvalidate(struct mcpu *c, unsigned vmpl,
 				  struct snp_vmsa *a)
 {
 	uint64_t size = a->rcx & 1, gpa;
-	bool unchanged = false;
+	uint64_t span = size != 0 ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE;
+	bool unchanged = false, changed;
 	uint32_t rc;
 
 	if (rmp_pvalidate_faults_at(vmpl) || a->cpl != 0) {
@@ -54,16 +55,11 @@ static enum insn_result pvalidate(struct mcpu *c, unsigned vmpl,
 	rmp_lock();
 	rc = rmp_pvalidate(&machine_rmp, vmpl, gpa, (unsigned)size,
 			   (a->rdx & 1) != 0, &unchanged);
-	if (rc == SNP_RET_SUCCESS && !unchanged) {
-		rmp_changed(gpa, size != 0 ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE);
-	}
-	rmp_unlock();
+	changed = rc == SNP_RET_SUCCESS && !unchanged;
+	rmp_commit(gpa, changed ? span : 0, changed);
 	if (rc == RMP_NPF_SIZEM) {
 		hv_npf_sizem(c, vmpl, gpa);
 		return INSN_DONE; /* executed again */
-	}
-	if (rc == SNP_RET_SUCCESS && !unchanged) {
-		rmp_flush_tlbs();
 	}
 	complete(a, rc, unchanged);
 	return INSN_DONE;
@@ -73,6 +69,7 @@ static enum insn_result rmpadjust(struct mcpu *c, unsigned vmpl,
 				  struct snp_vmsa *a)
 {
 	uint64_t size = a->rcx & 1, gpa;
+	uint64_t span = size != 0 ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE;
 	uint32_t rc;
 
 	if (a->cpl != 0 || !operand_page(a, vmpl, size, &gpa)) {
@@ -80,16 +77,11 @@ static enum insn_result rmpadjust(struct mcpu *c, unsigned vmpl,
 	}
 	rmp_lock();
 	rc = rmp_rmpadjust(&machine_rmp, vmpl, gpa, (unsigned)size, a->rdx);
-	if (rc == SNP_RET_SUCCESS) {
-		rmp_changed(gpa, size != 0 ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE);
-	}
-	rmp_unlock();
+	rmp_commit(gpa, rc == SNP_RET_SUCCESS ? span : 0,
+		   rc == SNP_RET_SUCCESS);
 	if (rc == RMP_NPF_SIZEM) {
 		hv_npf_sizem(c, vmpl, gpa);
 		return INSN_DONE;
-	}
-	if (rc == SNP_RET_SUCCESS) {
-		rmp_flush_tlbs();
 	}
 	complete(a, rc, false);
 	return INSN_DONE;

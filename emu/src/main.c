@@ -20,7 +20,6 @@
 #include "lapic.h"
 #include "layout.h"
 #include "machine.h"
-#include "npt.h"
 #include "psp.h"
 #include "rmp.h"
 #include "world.h"
@@ -153,23 +152,24 @@ static void ap_main(struct mcpu *c)
 }
 
 /* Every bank private from the start, as KVM makes an SNP guest's memory
- * (its windows too: QEMU's IGVM loader makes them guest memory). */
+ * (its windows too: QEMU's IGVM loader makes them guest memory). No vCPU
+ * has run, so no translation is left to flush. */
 static void assign_guest_ram(void)
 {
 	unsigned b;
 
-	rmp_lock();
 	for (b = 0; b < machine_rmp.banks; b++) {
 		const struct rmp_bank *bank = &machine_rmp.bank[b];
 		uint64_t off;
 
+		rmp_lock();
 		for (off = 0; off < bank->pages * PAGE;
 		     off += SNP_PAGE_SIZE_2M) {
 			MCHECK(rmp_hv_assign(&machine_rmp, bank->gpa + off,
 					     true) == SNP_RET_SUCCESS);
 		}
+		rmp_commit(bank->gpa, bank->pages * PAGE, false);
 	}
-	rmp_unlock();
 }
 
 void machine_main(uint32_t start_info_pa)
@@ -224,7 +224,6 @@ void machine_main(uint32_t start_info_pa)
 	guest_ram_high = plan.ram_high;
 	rmp_setup(&plan);
 	assign_guest_ram();
-	npt_init();
 	mlog("%u CPUs, guest RAM %llu MiB, IGVM image %u bytes", cpus,
 	     (unsigned long long)(guest_ram_size / MIB), image_size);
 	if (guest_ram_high != 0) {

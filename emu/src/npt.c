@@ -3,7 +3,6 @@
 
 #include "layout.h"
 #include "machine.h"
-#include "rmp.h"
 
 #define PTE_P (1ull << 0)
 #define PTE_RW (1ull << 1)
@@ -33,9 +32,8 @@ static uint64_t *next_table(uint64_t *parent, unsigned idx)
 	return (uint64_t *)(parent[idx] & ~(PAGE - 1) & ~PTE_NX);
 }
 
-static void view_build(struct view *v)
+static void view_build(const struct rmp *r, struct view *v)
 {
-	const struct rmp *r = &machine_rmp;
 	unsigned b;
 
 	v->pml4 = mm_alloc_pages(1);
@@ -58,15 +56,14 @@ static void view_build(struct view *v)
 	}
 }
 
-void npt_init(void)
+void npt_init(const struct rmp *r)
 {
-	const struct rmp *r = &machine_rmp;
 	unsigned vmpl, b;
 
-	MCHECK(r->page_count % 512 == 0);
-	view_build(&shared_view);
+	MCHECK(r->page_count % 512 == 0 && shared_view.leaves == NULL);
+	view_build(r, &shared_view);
 	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
-		view_build(&private_view[vmpl]);
+		view_build(r, &private_view[vmpl]);
 		pml5[vmpl] = mm_alloc_pages(1);
 		pml5[vmpl][0] = (uint64_t)shared_view.pml4 | PTE_TABLE;
 		pml5[vmpl][SLOT_PRIVATE] =
@@ -75,22 +72,21 @@ void npt_init(void)
 		pml5_unpaged[vmpl][0] = pml5[vmpl][SLOT_PRIVATE];
 		pml5_unpaged[vmpl][SLOT_PRIVATE] = pml5[vmpl][SLOT_PRIVATE];
 	}
-	rmp_lock();
 	for (b = 0; b < r->banks; b++) {
-		npt_sync(r->bank[b].gpa, r->bank[b].pages * PAGE);
+		npt_sync(r, r->bank[b].gpa, r->bank[b].pages * PAGE);
 	}
-	rmp_unlock();
 }
 
-bool npt_private_alias(unsigned vmpl, uint64_t gpa, unsigned perm)
+bool npt_private_alias(const struct rmp *r, unsigned vmpl, uint64_t gpa,
+		       unsigned perm)
 {
 	uint64_t g = gpa & ~MACHINE_C_MASK & ~(PAGE - 1), index;
 	unsigned access;
 
-	if (vmpl >= MACHINE_VMPLS || !rmp_index(&machine_rmp, g, &index)) {
+	if (vmpl >= MACHINE_VMPLS || !rmp_index(r, g, &index)) {
 		return false;
 	}
-	access = rmp_vmpl_access(&machine_rmp, vmpl, g);
+	access = rmp_vmpl_access(r, vmpl, g);
 	if ((access & RMP_ACCESS_SHARED) != 0 || (perm & ~access) != 0) {
 		return false;
 	}
@@ -110,9 +106,10 @@ uint64_t npt_root(unsigned vmpl, bool paged)
 	return (uint64_t)(paged ? pml5[vmpl] : pml5_unpaged[vmpl]);
 }
 
-static uint64_t private_entry(unsigned vmpl, uint64_t gpa, uint64_t hpa)
+static uint64_t private_entry(const struct rmp *r, unsigned vmpl, uint64_t gpa,
+			      uint64_t hpa)
 {
-	unsigned access = rmp_vmpl_access(&machine_rmp, vmpl, gpa);
+	unsigned access = rmp_vmpl_access(r, vmpl, gpa);
 	uint64_t pte = hpa | PTE_P | PTE_US;
 
 	if ((access & RMP_ACCESS_SHARED) != 0 ||
@@ -128,25 +125,22 @@ static uint64_t private_entry(unsigned vmpl, uint64_t gpa, uint64_t hpa)
 	return pte;
 }
 
-void npt_sync(uint64_t gpa, uint64_t len)
+void npt_sync(const struct rmp *r, uint64_t gpa, uint64_t len)
 {
 	uint64_t page, first = gpa / PAGE;
 	uint64_t last = (gpa + len + PAGE - 1) / PAGE;
 	unsigned vmpl;
 
-	if (shared_view.leaves == NULL) {
-		return; /* before npt_init: nothing is mapped yet */
-	}
+	MCHECK(shared_view.leaves != NULL); /* rmp_setup() built the views */
 	for (page = first; page < last; page++) {
 		uint64_t g = page * PAGE, index, hpa;
 
-		if (!rmp_index(&machine_rmp, g, &index)) {
+		if (!rmp_index(r, g, &index)) {
 			continue; /* no bank: never mapped */
 		}
 		hpa = MACHINE_GUEST_BASE + index * PAGE;
 		uint64_t shared =
-			(rmp_vmpl_access(&machine_rmp, 0, g) &
-			 RMP_ACCESS_SHARED) != 0
+			(rmp_vmpl_access(r, 0, g) & RMP_ACCESS_SHARED) != 0
 				? hpa | PTE_P | PTE_RW | PTE_US | PTE_NX
 				: 0;
 
@@ -154,7 +148,7 @@ void npt_sync(uint64_t gpa, uint64_t len)
 				 __ATOMIC_RELEASE);
 		for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
 			__atomic_store_n(&private_view[vmpl].leaves[index],
-					 private_entry(vmpl, g, hpa),
+					 private_entry(r, vmpl, g, hpa),
 					 __ATOMIC_RELEASE);
 		}
 	}

@@ -18,6 +18,11 @@
  * trampoline). QEMU keeps no C-bit of its own, so the world switch picks
  * the root by CR0.PG at each VMRUN and at the first shared access after
  * the guest turned paging on (world.c).
+ *
+ * The tables are handed the RMP they derive from and take no lock: the
+ * RMP's owner (rmp.c) builds and re-derives them under its lock
+ * (rmp_setup, rmp_changed), and the world switch maps a private alias
+ * under it; nothing here calls back into rmp.c.
  */
 #ifndef MACHINE_NPT_H
 #define MACHINE_NPT_H
@@ -25,20 +30,24 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/** The views over machine_rmp's banks (after rmp_setup). */
-void npt_init(void);
-/** Recompute every view's entries for [@gpa, @gpa + @len). Under
- * rmp_lock. */
-void npt_sync(uint64_t gpa, uint64_t len);
+#include "model/snpmodel.h"
+
+/** The views over @r's banks, each entry derived from @r; once, by
+ * rmp_setup(), holding @r's lock. */
+void npt_init(const struct rmp *r);
+/** Recompute every view's entries for [@gpa, @gpa + @len) from @r. Under
+ * @r's lock (rmp_changed()). */
+void npt_sync(const struct rmp *r, uint64_t gpa, uint64_t len);
 /**
  * A guest page-table walk or instruction fetch met the shared alias of
  * @gpa: hardware makes both private whatever the C-bits say. If the page
  * is private, validated and has @perm (RMP_PERM_*: read, write for
- * accessed and dirty bits, execute for a fetch) at @vmpl, map the shared
- * alias onto it (executable only for a fetch) until the RMP next changes
- * it, and say so: the access can run again. Under rmp_lock.
+ * accessed and dirty bits, execute for a fetch) at @vmpl in @r, map the
+ * shared alias onto it (executable only for a fetch) until the RMP next
+ * changes it, and say so: the access can run again. Under @r's lock.
  */
-bool npt_private_alias(unsigned vmpl, uint64_t gpa, unsigned perm);
+bool npt_private_alias(const struct rmp *r, unsigned vmpl, uint64_t gpa,
+		       unsigned perm);
 /** The nested CR3 of @vmpl's view, with guest paging on (@paged) or
  * off. */
 uint64_t npt_root(unsigned vmpl, bool paged);

@@ -97,8 +97,7 @@ static bool op_rmp_launch(void *ctx, uint64_t gpa, bool vmsa)
 	ok = rmp_launch_page(&machine_rmp, gpa) == SNP_RET_SUCCESS &&
 	     (!vmsa || rmp_rmpadjust(&machine_rmp, 0, gpa, 0,
 				     1 | RMPADJUST_VMSA) == SNP_RET_SUCCESS);
-	rmp_changed(gpa, PAGE);
-	rmp_unlock();
+	rmp_commit(gpa, PAGE, false); /* no vCPU has run: none to flush */
 	return ok;
 }
 

@@ -32,6 +32,9 @@ void rmp_setup(const struct guest_mem_plan *plan)
 				    plan->window[i].pages));
 	}
 	memcrypt_setup(&machine_rmp, pages);
+	rmp_lock();
+	npt_init(&machine_rmp);
+	rmp_unlock();
 }
 
 void rmp_lock(void)
@@ -46,7 +49,16 @@ void rmp_unlock(void)
 
 void rmp_changed(uint64_t gpa, uint64_t len)
 {
-	npt_sync(gpa, len);
+	npt_sync(&machine_rmp, gpa, len);
+}
+
+void rmp_commit(uint64_t gpa, uint64_t len, bool revoked)
+{
+	rmp_changed(gpa, len);
+	rmp_unlock();
+	if (revoked) {
+		rmp_flush_tlbs();
+	}
 }
 
 uint64_t rmp_flush_gen(void)

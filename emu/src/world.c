@@ -590,7 +590,7 @@ static bool private_by_hardware(struct mcpu *c, unsigned vmpl,
 		perm |= a->cpl == 3 ? RMP_PERM_EXEC_USER : RMP_PERM_EXEC_SUPER;
 	}
 	rmp_lock();
-	ok = npt_private_alias(vmpl, page, perm);
+	ok = npt_private_alias(&machine_rmp, vmpl, page, perm);
 	rmp_unlock();
 	if (ok) {
 		c->flush_self = true;
