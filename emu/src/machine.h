@@ -6,7 +6,8 @@
  * on hardware:
  *   hardware (world.c, rmp.c, npt.c, insn.c, vc.c, walk.c, cpuid.c): the
  *     VMPLs, the RMP and its checks, the C-bit, SEV-ES state protection;
- *   PSP (psp.c): the launch and guest requests;
+ *   PSP (psp.c): the launch, with what the VMM (main.c) hands it from
+ *     the hypervisor, and guest requests;
  *   hypervisor (hv.c over model/kvm, hv_io.c, hv_cpuid.c): KVM's
  *     part, the KVM model sim uses too.
  * The hypervisor sees a vCPU only through the GHCB and the exit codes the

@@ -174,7 +174,9 @@ static void assign_guest_ram(void)
 
 void machine_main(uint32_t start_info_pa)
 {
+	static struct snp_cpuid_table cpuid; /* 3 KiB: not on the stack */
 	uint64_t top = ram_top(start_info_pa), boot_vmsa = 0, guest_mem;
+	struct psp_launch_args launch = {0};
 	struct guest_mem_plan plan;
 	uint8_t digest[48];
 	char hex[97];
@@ -235,7 +237,14 @@ void machine_main(uint32_t start_info_pa)
 		     (unsigned long long)plan.window[i].gpa,
 		     (unsigned long long)(plan.window[i].pages * PAGE / MIB));
 	}
-	why = psp_launch(image, image_size, cpus, &boot_vmsa, digest);
+	/* The VMM's part, as QEMU's: the CPUID page from the hypervisor's
+	 * answers, and the hypervisor's VMSA features, handed to the PSP
+	 * with the image. */
+	hv_cpuid_table(&cpuid);
+	launch.cpuid = &cpuid;
+	launch.vp_count = cpus;
+	launch.vmsa_features = HV_VMSA_FEATURES;
+	why = psp_launch(image, image_size, &launch, &boot_vmsa, digest);
 	if (why != NULL) {
 		mlog("launch refused: %s", why);
 		machine_exit(MACHINE_EXIT_LAUNCH_REFUSED);

@@ -8,9 +8,11 @@
  * identity: read from fw_cfg opt/csvsm/chip (a file under build/chips/
  * that scripts/emu-run.sh --chip names), so that a chip derives the same
  * keys run after run; without one, from RDRAND (a chip for one run). Its
- * VCEK is the build's TEST key, whatever the chip. The CPUID page
- * is the hypervisor's (hv_cpuid_table), checked entry by entry against
- * what this CPU reports, as the PSP checks it.
+ * VCEK is the build's TEST key, whatever the chip. The CPUID table is
+ * what the VMM hands it (main.c, from the hypervisor: struct
+ * psp_launch_args), checked entry by entry against what this CPU
+ * reports, as the PSP checks it; the PSP calls nothing of the
+ * hypervisor's.
  */
 #include "psp.h"
 
@@ -25,7 +27,6 @@
 #include "cpuid.h"
 #include "fwcfg.h"
 #include "guest_mem.h"
-#include "hv.h"
 #include "layout.h"
 #include "machine.h"
 #include "rmp.h"
@@ -101,10 +102,12 @@ static bool op_rmp_launch(void *ctx, uint64_t gpa, bool vmsa)
 	return ok;
 }
 
+/* The VMM's table (struct psp_launch_args), for each CPUID page. */
 static void op_cpuid_fill(void *ctx, struct snp_cpuid_table *t)
 {
-	(void)ctx;
-	hv_cpuid_table(t);
+	const struct psp_launch_args *args = ctx;
+
+	memcpy(t, args->cpuid, sizeof(*t));
 }
 
 /* Leaf 1 ECX bits the PSP's CPUID policy lets a hypervisor set: for its
@@ -186,11 +189,14 @@ static void op_secrets_fill(void *ctx, uint8_t page[4096])
 	memcpy(s->vmpck, psp.vmpck, sizeof(s->vmpck));
 }
 
-const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
-		       uint64_t *boot_vmsa, uint8_t digest[48])
+const char *psp_launch(const uint8_t *file, size_t size,
+		       const struct psp_launch_args *args, uint64_t *boot_vmsa,
+		       uint8_t digest[48])
 {
 	static struct psp_launch_result result;
+	struct psp_launch_args host = *args; /* the ops' context */
 	struct psp_launch_ops ops = {
+		.ctx = &host,
 		.ram_size = guest_ram_size,
 		.backed = op_backed,
 		.page = op_page,
@@ -198,9 +204,9 @@ const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
 		.cpuid_fill = op_cpuid_fill,
 		.cpuid_check = op_cpuid_check,
 		.memory_map = op_memory_map,
-		.vp_count = vp_count,
+		.vp_count = args->vp_count,
 		.cpu_signature = hw_cpuid(LEAF_FEATURES, 0).eax,
-		.vmsa_features = HV_VMSA_FEATURES,
+		.vmsa_features = args->vmsa_features,
 		.vmsa_home = op_vmsa_home,
 		.secrets_fill = op_secrets_fill,
 	};

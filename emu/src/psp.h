@@ -11,14 +11,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "abi/snp_cpuid.h"
+
 #include "model/psp_model.h"
 
 /**
- * Launch @file. NULL on success, with the boot VMSA's GPA and the
- * digest; else why the launch is refused (nothing runs then).
+ * What the VMM hands the PSP with the image, as QEMU hands KVM and the
+ * PSP: the guest's vCPUs (-smp); the CPUID table it filled from the
+ * hypervisor's answers, which SNP_LAUNCH_UPDATE puts in a CPUID page
+ * once the PSP checked every entry against the CPU; the SEV features
+ * the hypervisor offers its VMSAs (KVM_SEV_INIT2's vmsa_features).
  */
-const char *psp_launch(const uint8_t *file, size_t size, uint32_t vp_count,
-		       uint64_t *boot_vmsa, uint8_t digest[48]);
+struct psp_launch_args {
+	uint32_t vp_count;
+	const struct snp_cpuid_table *cpuid;
+	uint64_t vmsa_features;
+};
+
+/**
+ * Launch @file with @args. NULL on success, with the boot VMSA's GPA and
+ * the digest; else why the launch is refused (nothing runs then).
+ */
+const char *psp_launch(const uint8_t *file, size_t size,
+		       const struct psp_launch_args *args, uint64_t *boot_vmsa,
+		       uint8_t digest[48]);
 /** The PSP misbehaves as @f says from the next launch on (the
  * hypervisor's hostile behaviour, hv_modes.h). */
 void psp_set_fault(enum psp_fault f);
