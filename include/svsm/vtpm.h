@@ -101,5 +101,8 @@ size_t vtpm_measure_log_len(void);
 
 /** The EK's TPMT_PUBLIC (the vTPM's attestation manifest). */
 const uint8_t *vtpm_ek_public(size_t *len);
+/** The ECC P-256 EK's TPMT_PUBLIC (csvsm's manifest entry,
+ * abi/csvsm_ek.h), NULL if the vTPM has none. */
+const uint8_t *vtpm_ek_ecc_public(size_t *len);
 
 #endif /* SVSM_VTPM_H */

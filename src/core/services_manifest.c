@@ -2,9 +2,11 @@
 /*
  * The services manifest (SPEC Table 12, spec notes 4.3 and 4.4): a GUID
  * table of every running service with its manifest data: the vTPM's
- * (its EK's TPMT_PUBLIC) and csvsm's vTPM state entry (which state the
+ * (its EK's TPMT_PUBLIC), csvsm's vTPM state entry (which state the
  * vTPM runs, abi/csvsm_vtpm_state.h: a relying party's rollback
- * evidence). The core protocol and attestation are the SVSM itself,
+ * evidence) and csvsm's ECC P-256 EK entry (abi/csvsm_ek.h: the second
+ * EK a relying party certifies). The core protocol and attestation are
+ * the SVSM itself,
  * which MEASUREMENT covers.
  */
 #include "svsm/attest.h"
@@ -13,11 +15,13 @@
 #include "svsm/vtpm.h"
 #include "svsm/vtpm_store.h"
 
+#include "abi/csvsm_ek.h"
 #include "abi/csvsm_vtpm_state.h"
 
 static const uint8_t manifest_guid[16] = SVSM_MANIFEST_GUID;
 static const uint8_t vtpm_guid[16] = SVSM_VTPM_SERVICE_GUID;
 static const uint8_t state_guid[16] = CSVSM_VTPM_STATE_GUID;
+static const uint8_t ecc_guid[16] = CSVSM_VTPM_EK_ECC_GUID;
 
 size_t service_manifest(const uint8_t guid[16], uint32_t version, uint8_t *buf,
 			size_t cap)
@@ -35,6 +39,8 @@ size_t service_manifest(const uint8_t guid[16], uint32_t version, uint8_t *buf,
 	}
 	if (memcmp(guid, vtpm_guid, 16) == 0) {
 		ek = vtpm_ek_public(&len);
+	} else if (memcmp(guid, ecc_guid, 16) == 0) {
+		ek = vtpm_ek_ecc_public(&len);
 	}
 	if (ek == NULL || len > cap) {
 		return 0;
@@ -57,10 +63,14 @@ static void entry_put(uint8_t *buf, uint32_t i, const uint8_t guid[16],
 
 size_t services_manifest(uint8_t *buf, size_t cap)
 {
-	size_t ek_len = 0;
+	size_t ek_len = 0, ecc_len = 0;
 	const uint8_t *ek =
 		vtpm_service_active() ? vtpm_ek_public(&ek_len) : NULL;
-	uint32_t count = ek != NULL ? 2u : 0u; /* the EK and the state */
+	const uint8_t *ecc = ek != NULL ? vtpm_ek_ecc_public(&ecc_len) : NULL;
+	/* The EK, the state and, if the vTPM has one, the ECC EK: appended
+	 * last, so the first two entries stay where 58019 clients and
+	 * earlier relying parties found them. */
+	uint32_t count = ek == NULL ? 0u : ecc != NULL ? 3u : 2u;
 	size_t off = SVSM_GUID_TABLE_HEADER_SIZE +
 		     count * SVSM_GUID_TABLE_ENTRY_SIZE;
 	size_t st_len = 0;
@@ -81,6 +91,14 @@ size_t services_manifest(uint8_t *buf, size_t cap)
 		}
 		entry_put(buf, 1, state_guid, total, st_len);
 		total += st_len;
+	}
+	if (ecc != NULL) {
+		if (ecc_len > cap - total) {
+			return 0;
+		}
+		memcpy(buf + total, ecc, ecc_len);
+		entry_put(buf, 2, ecc_guid, total, ecc_len);
+		total += ecc_len;
 	}
 	if (total > UINT32_MAX) {
 		return 0;

@@ -70,6 +70,12 @@ const uint8_t *vtpm_ek_public(size_t *len)
 	return *len != 0 ? eks[EK_RSA].pub : NULL;
 }
 
+const uint8_t *vtpm_ek_ecc_public(size_t *len)
+{
+	*len = eks[EK_ECC].pub_len;
+	return *len != 0 ? eks[EK_ECC].pub : NULL;
+}
+
 /* The template's TPMT_PUBLIC up to its unique field, which follows. */
 static void put_template_head(struct tpm_buf *b, enum ek_kind kind)
 {

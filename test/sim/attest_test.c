@@ -19,6 +19,7 @@
 #include "svsm/terminate.h"
 #include "svsm/vtpm.h"
 
+#include "abi/csvsm_ek.h"
 #include "abi/csvsm_vtpm_state.h"
 #include "abi/svsm_attest.h"
 
@@ -33,6 +34,7 @@
 
 static const uint8_t vtpm_guid[16] = SVSM_VTPM_SERVICE_GUID;
 static const uint8_t state_guid[16] = CSVSM_VTPM_STATE_GUID;
+static const uint8_t ecc_guid[16] = CSVSM_VTPM_EK_ECC_GUID;
 
 static struct sim_machine *attest_machine(bool vtpm)
 {
@@ -109,8 +111,8 @@ TEST(attest, services_report_verifies_and_binds)
 	struct sim_machine *m = attest_machine(true);
 	static struct sim_attest_result a;
 	uint8_t nonce[64];
-	size_t ek_len = 0;
-	const uint8_t *ek;
+	size_t ek_len = 0, ecc_len = 0;
+	const uint8_t *ek, *ecc;
 	const uint8_t *e;
 
 	nonce_fill(nonce, 1);
@@ -124,26 +126,38 @@ TEST(attest, services_report_verifies_and_binds)
 	EXPECT_EQ(rd32(a.report + 0x34), 1); /* ECDSA P-384 SHA-384 */
 	EXPECT_TRUE(report_verifies(a.report));
 	EXPECT_TRUE(binds(a.report, nonce, a.manifest, a.manifest_len));
-	/* Manifest: header GUID, size, two entries: the vTPM's (the EK's
-	 * public) and csvsm's vTPM state (0xA0 bytes, no device here). */
+	/* Manifest: header GUID, size, three entries: the vTPM's (the EK's
+	 * public), csvsm's vTPM state (0xA0 bytes, no device here) and
+	 * csvsm's ECC EK (its public), the data in that order after the
+	 * table (24 + 3 * 24 = 96 bytes). */
 	ek = vtpm_ek_public(&ek_len);
 	ASSERT_TRUE(ek != NULL);
-	EXPECT_EQ(a.manifest_len, 72 + ek_len + 0xA0);
+	ecc = vtpm_ek_ecc_public(&ecc_len);
+	ASSERT_TRUE(ecc != NULL);
+	EXPECT_EQ(a.manifest_len, 96 + ek_len + 0xA0 + ecc_len);
 	EXPECT_EQ(rd32(a.manifest + 16), a.manifest_len);
-	EXPECT_EQ(rd32(a.manifest + 20), 2);
+	EXPECT_EQ(rd32(a.manifest + 20), 3);
 	e = a.manifest + 24;
 	EXPECT_EQ(memcmp(e, vtpm_guid, 16), 0);
-	EXPECT_EQ(rd32(e + 16), 72);
+	EXPECT_EQ(rd32(e + 16), 96);
 	EXPECT_EQ(rd32(e + 20), ek_len);
-	EXPECT_EQ(memcmp(a.manifest + 72, ek, ek_len), 0);
+	EXPECT_EQ(memcmp(a.manifest + 96, ek, ek_len), 0);
 	e = a.manifest + 48;
 	EXPECT_EQ(memcmp(e, state_guid, 16), 0);
-	EXPECT_EQ(rd32(e + 16), 72 + ek_len);
+	EXPECT_EQ(rd32(e + 16), 96 + ek_len);
 	EXPECT_EQ(rd32(e + 20), 0xA0);
 	/* Version 1, outcome NO_STORAGE (0x100), flags 0. */
-	EXPECT_EQ(rd32(a.manifest + 72 + ek_len), 1);
-	EXPECT_EQ(rd32(a.manifest + 72 + ek_len + 4), 0x100);
-	EXPECT_EQ(rd32(a.manifest + 72 + ek_len + 8), 0);
+	EXPECT_EQ(rd32(a.manifest + 96 + ek_len), 1);
+	EXPECT_EQ(rd32(a.manifest + 96 + ek_len + 4), 0x100);
+	EXPECT_EQ(rd32(a.manifest + 96 + ek_len + 8), 0);
+	e = a.manifest + 72;
+	EXPECT_EQ(memcmp(e, ecc_guid, 16), 0);
+	EXPECT_EQ(rd32(e + 16), 96 + ek_len + 0xA0);
+	EXPECT_EQ(rd32(e + 20), ecc_len);
+	EXPECT_EQ(memcmp(a.manifest + 96 + ek_len + 0xA0, ecc, ecc_len), 0);
+	/* The ECC EK is the TCG's L-2: an ECC (0x0023) key. */
+	EXPECT_EQ(ecc[0], 0x00);
+	EXPECT_EQ(ecc[1], 0x23);
 	/* Changing one report byte breaks the signature (the check is
 	 * real); a different nonce does not bind. */
 	a.report[0x90] ^= 1;

@@ -107,8 +107,9 @@ void tests_attest(void)
 	CHECK_THAT(rd32(bufs.report) >= 2, "report version 2 or later");
 	CHECK_EQ(rd32(bufs.report + SNP_REPORT_OFF_VMPL), 0);
 	CHECK_EQ(rd32(bufs.report + SNP_REPORT_OFF_SIG_ALGO), 1);
-	/* Two entries: the vTPM (its EK) and csvsm's vTPM state. */
-	CHECK_EQ(rd32(bufs.manifest + 20), 2);
+	/* Three entries: the vTPM (its EK), csvsm's vTPM state and its
+	 * ECC EK. */
+	CHECK_EQ(rd32(bufs.manifest + 20), 3);
 	if (g_apic_id() == 0 && r.rcx <= sizeof(bufs.manifest)) {
 		print_hex("NONCE", nonce(), 64);
 		print_hex("REPORT", bufs.report, SNP_REPORT_SIZE);
