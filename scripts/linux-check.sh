@@ -274,29 +274,50 @@ else
 	fi
 fi
 
-# The EK certificate the guest read back with tpm2_getekcertificate
-# (the self-test's tpm-ekcert): issued under the relying party's CA
+# The EK certificates the guest read back with tpm2_getekcertificate
+# (the self-test's tpm-ekcert): each issued under the relying party's CA
 # ($CSVSM_EKCA, default build/ekca, where scripts/linux-relying-party.sh
-# keeps it) for the RSA EK the verified services manifest binds: its
-# modulus is the TPMT_PUBLIC's last 256 bytes.
+# keeps it) for the EK the verified services manifest binds: the RSA
+# one's modulus is its TPMT_PUBLIC's last 256 bytes; the ECC one's point
+# its last 68 (x and y, each after a 2-byte size), the certificate's the
+# last 64 bytes of its SubjectPublicKeyInfo (04 || x || y).
 ekca=${CSVSM_EKCA:-build/ekca}
-if have ekcert ekcert.der svsm-manifest.bin; then
-	if [ ! -s "$out/manifest-ek.bin" ]; then
-		bad ekcert "the services manifest has no vTPM entry"
-	elif ! openssl x509 -inform der -in "$out/ekcert.der" \
-		-out "$out/ekcert.pem" 2>"$out/ekcert.err"; then
-		bad ekcert "not an X.509 certificate: $(head -n1 "$out/ekcert.err")"
-	elif ! openssl verify -x509_strict -CAfile "$ekca/ca.pem" \
-		"$out/ekcert.pem" >"$out/ekcert.err" 2>&1; then
-		bad ekcert "openssl verify against $ekca/ca.pem: $(tail -n1 "$out/ekcert.err")"
-	elif [ "$(openssl x509 -in "$out/ekcert.pem" -noout -modulus |
-		sed 's/^Modulus=//')" != \
-		"$(tail -c 256 "$out/manifest-ek.bin" | xxd -p -u -c 256)" ]; then
-		bad ekcert "the certificate's key is not the manifest's RSA EK"
+[ ! -s "$out/svsm-manifest.bin" ] ||
+	manifest_ek_ecc "$out/svsm-manifest.bin" "$out/manifest-ek-ecc.bin" || true
+cert_key() { # KIND PEM: the certified key as hex
+	if [ "$1" = rsa ]; then
+		openssl x509 -in "$2" -noout -modulus | sed 's/^Modulus=//'
 	else
-		ok "ekcert (openssl verifies it under $ekca/ca.pem; its key is the manifest's RSA EK)"
+		openssl x509 -in "$2" -noout -pubkey | openssl pkey -pubin -outform der |
+			tail -c 64 | xxd -p -u -c 64
 	fi
-fi
+}
+manifest_key() { # KIND TPMT-FILE: the manifest's key as hex
+	if [ "$1" = rsa ]; then
+		tail -c 256 "$2" | xxd -p -u -c 256
+	else
+		{ tail -c 66 "$2" | head -c 32; tail -c 32 "$2"; } | xxd -p -u -c 64
+	fi
+}
+check_ekcert() { # CHECK BLOB KIND MANIFEST-ENTRY WHAT
+	local pem=$out/${2%.der}.pem
+	if ! have "$1" "$2" svsm-manifest.bin; then
+		return
+	elif [ ! -s "$out/$4" ]; then
+		bad "$1" "no verified manifest with the $5 entry"
+	elif ! openssl x509 -inform der -in "$out/$2" -out "$pem" 2>"$out/$1.err"; then
+		bad "$1" "not an X.509 certificate: $(head -n1 "$out/$1.err")"
+	elif ! openssl verify -x509_strict -CAfile "$ekca/ca.pem" "$pem" \
+		>"$out/$1.err" 2>&1; then
+		bad "$1" "openssl verify against $ekca/ca.pem: $(tail -n1 "$out/$1.err")"
+	elif [ "$(cert_key "$3" "$pem")" != "$(manifest_key "$3" "$out/$4")" ]; then
+		bad "$1" "the certificate's key is not the manifest's $5"
+	else
+		ok "$1 (openssl verifies it under $ekca/ca.pem; its key is the manifest's $5)"
+	fi
+}
+check_ekcert ekcert ekcert.der rsa manifest-ek.bin "RSA EK"
+check_ekcert ekcert-ecc ekcert-ecc.der ecc manifest-ek-ecc.bin "ECC P-256 EK"
 
 # PCRs 8 and 9 (GRUB's scheme, docs/vtpm.md): 9 = the kernel then the
 # initrd, 8 = the command line's bytes (no newline, no NUL). The kernel is

@@ -114,6 +114,16 @@ manifest_ek() { # MANIFEST OUT
 		--service vtpm --out "$2" >/dev/null 2>&1
 }
 
+# csvsm's ECC P-256 EK entry (abi/csvsm_ek.h, its TPMT_PUBLIC) to OUT, as
+# manifest_ek: only out of a manifest the verified report binds.
+manifest_ek_ecc() { # MANIFEST OUT
+	rm -f "$2"
+	[ ${#svsm_verified[@]} -gt 0 ] || return 1
+	"$bin/csvsm-verify" "${svsm_verified[@]}" --manifest "$1" \
+		--service 9707a83f-e42a-4a85-9fa8-dfe65260832a --out "$2" \
+		>/dev/null 2>&1
+}
+
 # The TPM2B_PUBLIC tpm2_makecredential takes, from a TPMT_PUBLIC.
 tpm2b_of() { # TPMT OUT
 	printf '%04x' "$(wc -c <"$1")" | xxd -r -p | cat - "$1" >"$2"

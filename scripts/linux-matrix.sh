@@ -74,7 +74,7 @@ host_checks() { # CHECK
 	tpm-ek) echo ek-manifest ;;
 	tpm-quote) echo quote ;;
 	tpm-credential) echo credential ;;
-	tpm-ekcert) echo ekcert ;;
+	tpm-ekcert) echo ekcert; echo ekcert-ecc ;;
 	pcr-measured) echo pcr-measured ;;
 	esac
 }

@@ -18,10 +18,10 @@
 # less .log, then -rp) keeps what a check needs afterwards
 # (scripts/linux-check.sh --credential DIR): secret.bin, ek-public.bin
 # (the TPM2B_PUBLIC makecredential used), ak-name (hex), credential.bin,
-# and rp.log. On the guest's next line `csvsm-selftest: ekcert-request`
-# it certifies that EK (answer_ekcert, build/bin/csvsm-ekca, the CA in
-# $CSVSM_EKCA, default build/ekca): `CSVSM-EKCERT HEX`, kept in
-# DIR/ekcert/. Exits with emu-run.sh's status. With --retry-crash, a boot
+# and rp.log. On the guest's lines `csvsm-selftest: ekcert-request KIND`
+# (rsa2048, ecc-p256) it certifies that EK (answer_ekcert,
+# build/bin/csvsm-ekca, the CA in $CSVSM_EKCA, default build/ekca):
+# `CSVSM-EKCERT HEX`, kept in DIR/ekcert/. Exits with emu-run.sh's status. With --retry-crash, a boot
 # that ends in a guest shutdown (triple fault) or reset (Linux's panic)
 # is kept as LOG.crash, its machine's stop lines are printed, and the
 # boot runs once more: a rare crash under investigation (docs/linux.md,
@@ -86,15 +86,16 @@ answer() {
 	echo "CSVSM-CREDENTIAL $(xxd -p "$rp/credential.bin" | tr -d '\n')"
 }
 
-# The EK certificate (docs/vtpm.md, "EK certificates"), asked for after
-# the credential: csvsm-ekca verifies the SVSM's report again on its own
-# (chain, VMPL 0, no DEBUG, the MEASUREMENT of --image, the nonce and
-# manifest) and certifies the manifest's RSA EK, which must be the
-# guest's tpm2_createek one, under the CA in $ekca (made on first use).
-# The answer line on stdout: `CSVSM-EKCERT HEX` (DER) or
-# `CSVSM-EKCERT-REFUSED WHY`; DIR/ekcert/ keeps the certificate.
-answer_ekcert() {
-	local why="" vcek=$pki/vcek.der
+# An EK certificate (docs/vtpm.md, "EK certificates"), asked for after
+# the credential, KIND rsa2048 or ecc-p256: csvsm-ekca verifies the
+# SVSM's report again on its own (chain, VMPL 0, no DEBUG, the
+# MEASUREMENT of --image, the nonce and manifest) and certifies the EKs
+# the manifest binds (the RSA one must be the guest's tpm2_createek one)
+# under the CA in $ekca (made on first use). The answer line on stdout:
+# `CSVSM-EKCERT HEX` (KIND's, DER) or `CSVSM-EKCERT-REFUSED WHY`;
+# DIR/ekcert/ keeps the certificates.
+answer_ekcert() { # KIND
+	local kind=$1 why="" vcek=$pki/vcek.der
 	rm -rf "$rp/ekcert"
 	mkdir -p "$rp/ekcert"
 	if [ ! -s "$rp/ek-public.bin" ]; then
@@ -109,8 +110,9 @@ answer_ekcert() {
 			--manifest "$out/svsm-manifest.bin" "${measure[@]}" \
 			--ek-public "$out/ek-public.bin" >/dev/null 2>"$rp/ekca.err" ||
 			why="csvsm-ekca: $(tail -n1 "$rp/ekca.err")"
-		[ -n "$why" ] || [ -s "$rp/ekcert/ek-rsa2048.der" ] ||
-			why="csvsm-ekca issued no RSA 2048 EK certificate"
+		case $kind in rsa2048 | ecc-p256) ;; *) why="no EK kind '$kind'" ;; esac
+		[ -n "$why" ] || [ -s "$rp/ekcert/ek-$kind.der" ] ||
+			why="csvsm-ekca issued no $kind EK certificate"
 	fi
 	if [ -n "$why" ]; then
 		echo "relying-party: EK certificate refused: $why" >>"$rp/rp.log"
@@ -118,8 +120,8 @@ answer_ekcert() {
 		echo
 		return 1
 	fi
-	echo "relying-party: EK certificate issued for the manifest's RSA EK" >>"$rp/rp.log"
-	echo "CSVSM-EKCERT $(xxd -p "$rp/ekcert/ek-rsa2048.der" | tr -d '\n')"
+	echo "relying-party: EK certificate issued for the manifest's $kind EK" >>"$rp/rp.log"
+	echo "CSVSM-EKCERT $(xxd -p "$rp/ekcert/ek-$kind.der" | tr -d '\n')"
 }
 
 word=csvsm-linux-selftest
@@ -174,8 +176,9 @@ boot() {
 			answer "$console" "$akname" >&3
 			tail -n1 "$rp/rp.log" >&2
 			;;
-		*"csvsm-selftest: ekcert-request"*)
-			answer_ekcert >&3
+		*"csvsm-selftest: ekcert-request "*)
+			kind=${line##*ekcert-request }
+			answer_ekcert "${kind%$'\r'}" >&3
 			tail -n1 "$rp/rp.log" >&2
 			;;
 		esac

@@ -20,8 +20,9 @@
 # the manifest's EK) and refuses a wrong AK name or an unverified report;
 # the check must pass the secret it made and fail a wrong secret, a
 # missing answer, a credential made with another EK, and no record.
-# The EK certificate: csvsm-ekca's for the manifest's EK passes; another
-# CA's, and the CA's for another key, fail.
+# The EK certificates: csvsm-ekca's for the manifest's RSA and ECC EKs
+# pass; another CA's, the CA's for another key, and the RSA one's where
+# the ECC one belongs fail.
 set -euo pipefail
 bin=build/bin
 tmp=$(mktemp -d)
@@ -166,6 +167,7 @@ ekca() { # CA-DIR OUT-DIR
 }
 ekca "$tmp/ekca" "$t/ekcert"
 cp "$t/ekcert/ek-rsa2048.der" "$t/ekcert.der"
+cp "$t/ekcert/ek-ecc-p256.der" "$t/ekcert-ecc.der"
 ekca "$tmp/other-ca" "$t/ekcert-other-ca"
 # The right CA's signature over another RSA key.
 openssl req -new -newkey rsa:2048 -nodes -subj /CN=not-the-ek \
@@ -209,6 +211,7 @@ guest_log() { # ENC RESULT [SKIPPED-CHECK]
 		dump "$f" "$t/${TPM_PREFIX:-}$f" "$1"
 	done
 	dump ekcert.der "${EKCERT:-$t/ekcert.der}" "$1"
+	dump ekcert-ecc.der "${EKCERT_ECC:-$t/ekcert-ecc.der}" "$1"
 	echo "csvsm-selftest: credential-request AKNAME=$(name_of \
 		"$t/${TPM_PREFIX:-}ak-public.bin")"
 	[ -z "${CRED_SECRET:-}" ] || echo "csvsm-selftest: credential-secret $CRED_SECRET"
@@ -258,8 +261,9 @@ for enc in gzip raw; do
 	has "PASS pcr-measured"
 	has "PASS eventlog"
 	has "PASS credential"
-	has "PASS ekcert"
-	has "10 passed, 1 failed"
+	has "PASS ekcert ("
+	has "PASS ekcert-ecc ("
+	has "11 passed, 1 failed"
 	cmp -s "$tmp/files/svsm-certs.bin" "$tmp/certs.bin" || fail "$enc: certs differ"
 	ok
 done
@@ -378,6 +382,11 @@ has "PASS credential"
 EKCERT=$t/ekcert-other-key.der guest_log gzip "9 passed, 0 failed" >"$tmp/log-ekkey"
 check "$tmp/log-ekkey"
 has "FAIL ekcert: the certificate's key is not the manifest's RSA EK"
+# The RSA EK's certificate where the ECC one belongs.
+EKCERT_ECC=$t/ekcert.der guest_log gzip "9 passed, 0 failed" >"$tmp/log-ekecc"
+check "$tmp/log-ekecc"
+has "FAIL ekcert-ecc: the certificate's key is not the manifest's ECC P-256 EK"
+has "PASS ekcert ("
 ok
 
 # The credential: a wrong secret, no answer (the guest's failure), a
