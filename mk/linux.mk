@@ -17,7 +17,7 @@ LINUX_USERSPACE := test/linux/userspace.lock scripts/linux-userspace.sh \
 LINUX_VMLINUZ := $(LINUX)/vmlinuz
 LINUX_INITRD := $(LINUX)/initrd.img
 LINUX_GUEST_FILES := test/linux/init test/linux/csvsm-selftest \
-	test/linux/csvsm-tpmbench test/linux/tpm_rtt.c
+	test/linux/csvsm-tpmbench test/linux/csvsm-ekcert test/linux/tpm_rtt.c
 # The command line for Linux at VMPL1 under csvsm: a serial console that
 # shows errors only (each byte is a #VC under SNP), options that spare the
 # machine emulation Linux does not need (no HPET, a 256 KiB SWIOTLB, no

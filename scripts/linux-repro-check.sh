@@ -48,7 +48,8 @@ for d in "$a" "$b"; do
 	cp "$here/scripts/linux-initrd.sh" "$here/scripts/linux-userspace.sh" \
 		"$here/scripts/apt-private.sh" "$d/src/scripts/"
 	cp "$here/test/linux/init" "$here/test/linux/csvsm-selftest" \
-		"$here/test/linux/csvsm-tpmbench" "$here/test/linux/tpm_rtt.c" \
+		"$here/test/linux/csvsm-tpmbench" "$here/test/linux/csvsm-ekcert" \
+		"$here/test/linux/tpm_rtt.c" \
 		"$lock" "$d/src/test/linux/"
 	while read -r role pkg version sum; do
 		case $role in
