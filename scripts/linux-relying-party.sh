@@ -21,7 +21,8 @@
 # and rp.log. On the guest's lines `csvsm-selftest: ekcert-request KIND`
 # (rsa2048, ecc-p256) it certifies that EK (answer_ekcert,
 # build/bin/csvsm-ekca, the CA in $CSVSM_EKCA, default build/ekca):
-# `CSVSM-EKCERT HEX`, kept in DIR/ekcert/. Exits with emu-run.sh's status. With --retry-crash, a boot
+# `CSVSM-EKCERT HEX`, kept in DIR/ekcert/. Exits with emu-run.sh's
+# status. With --retry-crash, a boot
 # that ends in a guest shutdown (triple fault) or reset (Linux's panic)
 # is kept as LOG.crash, its machine's stop lines are printed, and the
 # boot runs once more: a rare crash under investigation (docs/linux.md,
