@@ -11,45 +11,11 @@
  */
 #include "evidence.h"
 
-#include <openssl/evp.h>
-#include <openssl/sha.h>
 #include <string.h>
 
 #include "abi/svsm_attest.h"
 
 #define SNP_POLICY_DEBUG (1ull << 19) /* 56860 Table 9 */
-
-static bool rsa4096(EVP_PKEY *k)
-{
-	return k != NULL && EVP_PKEY_get_base_id(k) == EVP_PKEY_RSA &&
-	       EVP_PKEY_get_bits(k) == 4096;
-}
-
-/* @cert signed by @issuer, and the names chain. */
-static bool signed_by(X509 *cert, X509 *issuer)
-{
-	EVP_PKEY *k = X509_get0_pubkey(issuer);
-
-	return k != NULL &&
-	       X509_NAME_cmp(X509_get_issuer_name(cert),
-			     X509_get_subject_name(issuer)) == 0 &&
-	       X509_verify(cert, k) == 1;
-}
-
-static bool report_data_binds(const struct evidence *ev,
-			      const struct report_fields *f)
-{
-	uint8_t md[SHA512_DIGEST_LENGTH];
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	bool ok = ctx != NULL &&
-		  EVP_DigestInit_ex(ctx, EVP_sha512(), NULL) == 1 &&
-		  EVP_DigestUpdate(ctx, ev->nonce, ev->nonce_len) == 1 &&
-		  EVP_DigestUpdate(ctx, ev->manifest, ev->manifest_len) == 1 &&
-		  EVP_DigestFinal_ex(ctx, md, NULL) == 1;
-
-	EVP_MD_CTX_free(ctx);
-	return ok && memcmp(md, f->report_data, sizeof(md)) == 0;
-}
 
 static bool fail_with(struct evidence_failure *fail, const char *check,
 		      const char *expected)
@@ -59,60 +25,29 @@ static bool fail_with(struct evidence_failure *fail, const char *check,
 	return false;
 }
 
-/* The chain, the report's signature and the VCEK's binding to it. */
+/* verify_emit that keeps the first failed check. */
+static void first_failure(void *ctx, const char *name, bool ok,
+			  const char *what)
+{
+	struct evidence_failure *fail = ctx;
+
+	if (!ok && fail->check == NULL) {
+		fail->check = name;
+		fail->expected = what;
+	}
+}
+
+/* The chain, the report's signature and the VCEK's binding to it:
+ * csvsm-verify's checks, in its order (verify_signed_report). */
 static bool verify_signed(const struct evidence *ev,
 			  const struct report_fields *f,
 			  struct evidence_failure *fail)
 {
-	EVP_PKEY *vk = X509_get0_pubkey(ev->vcek);
-	struct vcek_ids ids;
-
-	if (!rsa4096(X509_get0_pubkey(ev->ark)) ||
-	    !signed_by(ev->ark, ev->ark)) {
-		return fail_with(fail, "ark-self-signed",
-				 "the ARK is an RSA-4096 key that signed its "
-				 "own certificate");
-	}
-	if (!rsa4096(X509_get0_pubkey(ev->ask)) ||
-	    !signed_by(ev->ask, ev->ark)) {
-		return fail_with(fail, "ask-signed-by-ark",
-				 "the ASK is an RSA-4096 key certified by the "
-				 "ARK");
-	}
-	if (!signed_by(ev->vcek, ev->ask)) {
-		return fail_with(fail, "vcek-signed-by-ask",
-				 "the VCEK certificate is signed by the ASK");
-	}
-	if (f->version < 2 || f->sig_algo != SNP_SIG_ALGO_ECDSA_P384_SHA384) {
-		return fail_with(fail, "report-format",
-				 "report version 2 or later, signed with "
-				 "ECDSA P-384/SHA-384");
-	}
-	if (vk == NULL || !report_signature_ok(ev->report, vk)) {
-		return fail_with(fail, "report-signature",
-				 "the report's signature verifies with the "
-				 "VCEK's P-384 key");
-	}
-	if (!report_unsigned_zero(ev->report)) {
-		return fail_with(fail, "report-reserved-zero",
-				 "the bytes after the signature are zero");
-	}
-	if (!vcek_read_ids(ev->vcek, &ids)) {
-		return fail_with(fail, "vcek-extensions",
-				 "the VCEK's hwID and TCB extensions are well "
-				 "formed");
-	}
-	if (ids.has_hwid &&
-	    memcmp(ids.hwid, f->chip_id, SNP_CHIP_ID_LEN) != 0) {
-		return fail_with(fail, "vcek-chip-id",
-				 "the VCEK's hwID equals the report's CHIP_ID");
-	}
-	if (ids.has_tcb && ids.tcb != f->reported_tcb) {
-		return fail_with(fail, "vcek-tcb",
-				 "the VCEK's TCB equals the report's "
-				 "REPORTED_TCB");
-	}
-	return true;
+	fail->check = NULL;
+	fail->expected = NULL;
+	verify_signed_report(ev->ark, ev->ask, ev->vcek, ev->report, f,
+			     first_failure, fail);
+	return fail->check == NULL;
 }
 
 bool evidence_verify(const struct evidence *ev, struct manifest *m,
@@ -140,7 +75,8 @@ bool evidence_verify(const struct evidence *ev, struct manifest *m,
 		return fail_with(fail, "measurement",
 				 "MEASUREMENT equals the trusted image's");
 	}
-	if (!report_data_binds(ev, &f)) {
+	if (!verify_report_data(ev->nonce, ev->nonce_len, ev->manifest,
+				ev->manifest_len, &f)) {
 		return fail_with(fail, "report-data",
 				 "REPORT_DATA equals SHA-512(nonce || "
 				 "manifest)");

@@ -24,9 +24,6 @@
  * has no entry for --service.
  */
 #include <getopt.h>
-#include <openssl/evp.h>
-#include <openssl/rsa.h>
-#include <openssl/sha.h>
 #include <openssl/x509.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,23 +100,6 @@ static void guid_print(FILE *f, const uint8_t *g)
 	hex_print(f, g + 10, 6);
 }
 
-static bool rsa4096(EVP_PKEY *k)
-{
-	return k != NULL && EVP_PKEY_get_base_id(k) == EVP_PKEY_RSA &&
-	       EVP_PKEY_get_bits(k) == 4096;
-}
-
-/* @cert signed by @issuer, and names chain. */
-static bool signed_by(X509 *cert, X509 *issuer)
-{
-	EVP_PKEY *k = X509_get0_pubkey(issuer);
-
-	return k != NULL &&
-	       X509_NAME_cmp(X509_get_issuer_name(cert),
-			     X509_get_subject_name(issuer)) == 0 &&
-	       X509_verify(cert, k) == 1;
-}
-
 struct inputs {
 	uint8_t report[SNP_REPORT_SIZE];
 	X509 *vcek, *ask, *ark;
@@ -133,41 +113,17 @@ struct inputs {
 	bool single; /* the manifest is one service's, not a GUID table */
 };
 
+/* verify_emit for the run's table of checks. */
+static void record(void *ctx, const char *name, bool ok, const char *what)
+{
+	(void)check(ctx, name, ok, what);
+}
+
 static void verify_all(struct run *r, struct inputs *in,
 		       const struct report_fields *f, struct manifest *m)
 {
-	EVP_PKEY *vk = X509_get0_pubkey(in->vcek);
-	struct vcek_ids ids;
-	bool ids_ok;
-
-	check(r, "ark-self-signed",
-	      rsa4096(X509_get0_pubkey(in->ark)) && signed_by(in->ark, in->ark),
-	      "the ARK is an RSA-4096 key that signed its own certificate");
-	check(r, "ask-signed-by-ark",
-	      rsa4096(X509_get0_pubkey(in->ask)) && signed_by(in->ask, in->ark),
-	      "the ASK is an RSA-4096 key certified by the ARK");
-	check(r, "vcek-signed-by-ask", signed_by(in->vcek, in->ask),
-	      "the VCEK certificate is signed by the ASK");
-	check(r, "report-format",
-	      f->version >= 2 && f->sig_algo == SNP_SIG_ALGO_ECDSA_P384_SHA384,
-	      "report version 2 or later, signed with ECDSA P-384/SHA-384");
-	check(r, "report-signature",
-	      vk != NULL && report_signature_ok(in->report, vk),
-	      "the report's signature verifies with the VCEK's P-384 key");
-	check(r, "report-reserved-zero", report_unsigned_zero(in->report),
-	      "the bytes after the signature (0x330-0x49F) are zero");
-	ids_ok = vcek_read_ids(in->vcek, &ids);
-	check(r, "vcek-extensions", ids_ok,
-	      "the VCEK's hwID and TCB extensions are well formed");
-	if (ids_ok && ids.has_hwid) {
-		check(r, "vcek-chip-id",
-		      memcmp(ids.hwid, f->chip_id, SNP_CHIP_ID_LEN) == 0,
-		      "the VCEK's hwID equals the report's CHIP_ID");
-	}
-	if (ids_ok && ids.has_tcb) {
-		check(r, "vcek-tcb", ids.tcb == f->reported_tcb,
-		      "the VCEK's TCB equals the report's REPORTED_TCB");
-	}
+	verify_signed_report(in->ark, in->ask, in->vcek, in->report, f, record,
+			     r);
 	if (in->manifest != NULL && !in->single) {
 		const char *why =
 			manifest_parse(in->manifest, in->manifest_len, m);
@@ -176,19 +132,9 @@ static void verify_all(struct run *r, struct inputs *in,
 		      why != NULL ? why : "the services manifest parses");
 	}
 	if (in->have_nonce) {
-		uint8_t md[SHA512_DIGEST_LENGTH];
-		EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-		bool ok =
-			ctx != NULL &&
-			EVP_DigestInit_ex(ctx, EVP_sha512(), NULL) == 1 &&
-			EVP_DigestUpdate(ctx, in->nonce, in->nonce_len) == 1 &&
-			EVP_DigestUpdate(ctx, in->manifest, in->manifest_len) ==
-				1 &&
-			EVP_DigestFinal_ex(ctx, md, NULL) == 1;
-
-		EVP_MD_CTX_free(ctx);
 		check(r, "report-data",
-		      ok && memcmp(md, f->report_data, sizeof(md)) == 0,
+		      verify_report_data(in->nonce, in->nonce_len, in->manifest,
+					 in->manifest_len, f),
 		      "REPORT_DATA equals SHA-512(nonce || manifest)");
 	}
 	if (in->have_measurement) {

@@ -132,4 +132,21 @@ enum table_vcek cert_table_vcek(const char *path, X509 **vcek,
 /** Load a PEM chain: ASK then ARK. */
 bool chain_load(const char *path, X509 **ask, X509 **ark);
 
+/*
+ * The checks of a report's signature, in the order they are run
+ * (verify_checks.c): the one list csvsm-verify prints and csvsm-ekca
+ * refuses by, so the two relying parties cannot drift apart. @emit gets
+ * each check's name, whether it held, and what it expects; a check
+ * whose input is missing (a VCEK without hwID or TCB) is not emitted.
+ */
+typedef void (*verify_emit)(void *ctx, const char *name, bool ok,
+			    const char *what);
+void verify_signed_report(X509 *ark, X509 *ask, X509 *vcek,
+			  const uint8_t *report, const struct report_fields *f,
+			  verify_emit emit, void *ctx);
+/** REPORT_DATA = SHA-512(@nonce || @manifest) (the services' binding). */
+bool verify_report_data(const uint8_t *nonce, size_t nonce_len,
+			const uint8_t *manifest, size_t manifest_len,
+			const struct report_fields *f);
+
 #endif /* VERIFY_H */
