@@ -2,11 +2,13 @@
 # Turn the test PKI (scripts/make-test-pki.sh) into the emulated PSP's
 # identity, psp_test_identity (model/psp_model.h): the VCEK's private key,
 # the chip id and TCB its certificate carries, and the host's certificate
-# table for extended guest requests (GHCB 56421 4.1.8.1: entries of GUID,
-# offset, length, an all-zero entry, then the DER certificates).
+# table for extended guest requests (cert_table.py).
 #   pki-to-c.py PKIDIR > test_pki.c
+import os
 import sys
-import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cert_table import cert_table  # noqa: E402
 
 d = sys.argv[1]
 
@@ -20,20 +22,7 @@ def c_array(name, data):
     return f"static const uint8_t {name}[{len(data)}] = {{{body}}};\n"
 
 
-guids = {
-    "vcek.der": "63da758d-e664-4564-adc5-f4b93be8accd",
-    "ask.der": "4ab7b379-bbac-4fe4-a02f-05aef327c782",
-    "ark.der": "c0b406a4-a803-4952-9743-3fb6014cd0ae",
-}
-entries = b""
-blobs = b""
-offset = 24 * (len(guids) + 1)
-for name, g in guids.items():
-    der = read(name)
-    entries += uuid.UUID(g).bytes_le + (offset + len(blobs)).to_bytes(
-        4, "little") + len(der).to_bytes(4, "little")
-    blobs += der
-table = entries + bytes(24) + blobs
+table = cert_table(read("vcek.der"), read("ask.der"), read("ark.der"))
 
 bl, tee, snp, ucode = (int(x) for x in read("tcb.txt").split())
 tcb = bl | tee << 8 | snp << 48 | ucode << 56
