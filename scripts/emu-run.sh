@@ -29,9 +29,10 @@
 # machine's hypervisor serves to the guest as fw_cfg's kernel keys (a
 # bzImage split into setup and kernel, docs/emu.md "The guest's fw_cfg").
 # --chip NAME: the emulated chip, whose secret (the root of the keys its
-# PSP derives, MSG_KEY_REQ) is build/chips/NAME, made from the host's
-# /dev/urandom on first use and kept: runs on one chip derive the same
-# keys (default: the chip "default").
+# PSP derives, MSG_KEY_REQ) is build/chips/NAME and whose CHIP_ID and
+# TEST VCEK are in build/chips/NAME.vcek/, made on first use and kept
+# (scripts/emu-chip.sh): runs on one chip derive the same keys and sign
+# as the same chip (default: the chip "default").
 # --blk FILE: the SVSM's block device (its persistent store, issue 28),
 # backed by FILE on the host, which outlives the VM: QEMU's virtio-blk-pci
 # in legacy mode, which the machine drives itself and serves to the SVSM
@@ -117,24 +118,12 @@ esac
 cpu=EPYC,phys-bits=52,+la57,-rdseed,-sha-ni,-fxsr-opt,-misalignsse
 cpu=$cpu,-3dnowprefetch,-osvw,-topoext,-nrip-save,-xsavec
 fwcfg=(-fw_cfg "name=opt/csvsm/igvm,file=$image")
-# The chip file: "CSVSMCHP" and 48 random bytes (emu/src/psp.c). Made
-# aside and moved in without overwriting, so that runs starting together
-# agree on one chip.
-case $chip in
-'' | *[!A-Za-z0-9_-]*)
-	echo "emu-run: --chip $chip: letters, digits, _ and - only" >&2
-	exit 2
-	;;
-esac
+# The chip: its secret (the chip file) and its identity (CHIP_ID, VCEK
+# key and the certificate table carrying its VCEK certificate), made on
+# first use and kept (scripts/emu-chip.sh; read by emu/src/psp.c).
+scripts/emu-chip.sh "$chip" || exit 2
 chip_file=build/chips/$chip
-if [ ! -f "$chip_file" ]; then
-	mkdir -p build/chips
-	chip_tmp=$(mktemp "build/chips/.$chip.XXXXXX")
-	{ printf 'CSVSMCHP'; head -c 48 /dev/urandom; } >"$chip_tmp"
-	mv -n "$chip_tmp" "$chip_file"
-	rm -f "$chip_tmp"
-	echo "emu-run: a new chip, $chip_file"
-fi
+fwcfg+=(-fw_cfg "name=opt/csvsm/chip-id,file=build/chips/$chip.vcek/identity.bin")
 fwcfg+=(-fw_cfg "name=opt/csvsm/chip,file=$chip_file")
 # The SVSM's block device: the host's file behind QEMU's virtio-blk-pci,
 # legacy only (an I/O BAR the machine polls: no MSI-X vectors, one

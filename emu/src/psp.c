@@ -8,7 +8,9 @@
  * identity: read from fw_cfg opt/csvsm/chip (a file under build/chips/
  * that scripts/emu-run.sh --chip names), so that a chip derives the same
  * keys run after run; without one, from RDRAND (a chip for one run). Its
- * VCEK is the build's TEST key, whatever the chip. The CPUID table is
+ * VCEK, CHIP_ID and the host's certificate table are the chip's too
+ * (chip_identity.c, fw_cfg opt/csvsm/chip-id beside it), so two chips
+ * sign and report as two; without it, the build's. The CPUID table is
  * what the VMM hands it (main.c, from the hypervisor: struct
  * psp_launch_args), checked entry by entry against what this CPU
  * reports, as the PSP checks it; the PSP calls nothing of the
@@ -24,6 +26,7 @@
 #include "model/psp_launch.h"
 #include "model/psp_model.h"
 
+#include "chip_identity.h"
 #include "cpuid.h"
 #include "fwcfg.h"
 #include "guest_mem.h"
@@ -210,17 +213,21 @@ const char *psp_launch(const uint8_t *file, size_t size,
 		.vmsa_home = op_vmsa_home,
 		.secrets_fill = op_secrets_fill,
 	};
+	const struct psp_identity *id = NULL;
 	const char *why;
 
 	if (!machine_entropy(vmpck_entropy, sizeof(vmpck_entropy))) {
 		machine_panic("no RDRAND: the PSP cannot make its keys");
 	}
 	why = chip_secret_load(vmpck_entropy + sizeof(psp.vmpck));
+	if (why == NULL) {
+		why = chip_identity_load(&id);
+	}
 	if (why != NULL) {
 		memset(vmpck_entropy, 0, sizeof(vmpck_entropy));
 		return why;
 	}
-	psp_init(&psp, &psp_test_identity, vmpck_entropy, GUEST_POLICY_DEFAULT);
+	psp_init(&psp, id, vmpck_entropy, GUEST_POLICY_DEFAULT);
 	psp.fault = fault;
 	memset(vmpck_entropy, 0, sizeof(vmpck_entropy));
 	why = psp_launch_igvm(file, size, &ops, &result);

@@ -3,9 +3,10 @@
  * Attestation (protocol 1) from VMPL1 through real VMGEXITs, with the
  * buffers Linux uses (report 4 KiB, manifest 4 KiB, certificates 16 KiB,
  * a nonce that is not page aligned). The guest cannot check the report's
- * signature itself: it prints the report, manifest and nonce as
- * ATTEST-* lines, and test/attest/attest-emu.sh gives them to
- * csvsm-verify with the build's test chain. Here: the sizes in RCX, RDX
+ * signature itself: it prints the report, manifest, certificate table and
+ * nonce as ATTEST-* lines, and test/attest/attest-emu.sh gives them to
+ * csvsm-verify, which takes the chip's VCEK from the table and checks it
+ * under the build's test chain. Here: the sizes in RCX, RDX
  * and R8, the report's VMPL and version, and the spec's error codes.
  */
 #include "svsm/std.h"
@@ -114,6 +115,9 @@ void tests_attest(void)
 		print_hex("NONCE", nonce(), 64);
 		print_hex("REPORT", bufs.report, SNP_REPORT_SIZE);
 		print_hex("MANIFEST", bufs.manifest, r.rcx);
+		if (r.rdx <= sizeof(bufs.certs)) {
+			print_hex("CERTS", bufs.certs, r.rdx);
+		}
 	}
 
 	/* Too small a report buffer: INVALID_PARAMETER with the sizes. */
