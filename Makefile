@@ -152,9 +152,10 @@ check-all: format-check banned-check layers-check tcb-check tidy freestanding-ch
 
 # An emulated chip keeps its identity: the SVSM's sealing key (its
 # fingerprint) the same on one chip and image run after run, another on
-# another chip or MEASUREMENT (scripts/emu-chip-check.sh; four runs).
+# another chip or MEASUREMENT; each chip's reports carry its own CHIP_ID
+# and verify with its own VCEK (scripts/emu-chip-check.sh; four runs).
 .PHONY: emu-chip-check
-emu-chip-check: $(MACHINE_ELF) $(EMU_IMAGE)
+emu-chip-check: $(MACHINE_ELF) $(EMU_IMAGE) $(BIN)/csvsm-verify $(PKI_FILES)
 	@scripts/emu-chip-check.sh $(EMU_IMAGE)
 
 # The SVSM's block device: the host's file (emu-run.sh --blk) found by the
