@@ -104,44 +104,22 @@ static enum svsm_err status_err(uint8_t status)
 	return status == VIRTIO_BLK_S_OK ? SVSM_OK : SVSM_E_STATE;
 }
 
-enum svsm_err blockdev_read(uint64_t lba, void *buf, size_t n)
+/*
+ * Move @n sectors at @lba, a bounce buffer's worth per request: from
+ * SVSM memory @src to the device (a write), or from the device into SVSM
+ * memory @dst (a read: the one copy of the host's data into SVSM
+ * memory). Exactly one of @src and @dst is used.
+ */
+static enum svsm_err transfer(uint64_t lba, uint8_t *dst, const uint8_t *src,
+			      size_t n)
 {
-	uint8_t *out = buf;
+	bool out = src != NULL;
 	size_t per;
 
 	if (!blockdev_present()) {
 		return SVSM_E_STATE;
 	}
-	check_range(lba, buf, n);
-	per = bd.q.data_size / BLOCKDEV_SECTOR;
-	CHECK(per != 0);
-	while (n != 0) {
-		size_t k = n < per ? n : per;
-		size_t bytes = k * BLOCKDEV_SECTOR;
-		uint8_t st = virtq_request(&bd.q, &bd.dev, VIRTIO_BLK_T_IN, lba,
-					   bytes, true);
-
-		if (st != VIRTIO_BLK_S_OK) {
-			return status_err(st);
-		}
-		/* The one copy of the host's data into SVSM memory. */
-		memcpy(out, bd.q.data, bytes);
-		out += bytes;
-		lba += k;
-		n -= k;
-	}
-	return SVSM_OK;
-}
-
-enum svsm_err blockdev_write(uint64_t lba, const void *buf, size_t n)
-{
-	const uint8_t *in = buf;
-	size_t per;
-
-	if (!blockdev_present()) {
-		return SVSM_E_STATE;
-	}
-	check_range(lba, buf, n);
+	check_range(lba, out ? (const void *)src : dst, n);
 	per = bd.q.data_size / BLOCKDEV_SECTOR;
 	CHECK(per != 0);
 	while (n != 0) {
@@ -149,17 +127,34 @@ enum svsm_err blockdev_write(uint64_t lba, const void *buf, size_t n)
 		size_t bytes = k * BLOCKDEV_SECTOR;
 		uint8_t st;
 
-		memcpy(bd.q.data, in, bytes);
-		st = virtq_request(&bd.q, &bd.dev, VIRTIO_BLK_T_OUT, lba, bytes,
-				   false);
+		if (out) {
+			memcpy(bd.q.data, src, bytes);
+			src += bytes;
+		}
+		st = virtq_request(&bd.q, &bd.dev,
+				   out ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_IN,
+				   lba, bytes, !out);
 		if (st != VIRTIO_BLK_S_OK) {
 			return status_err(st);
 		}
-		in += bytes;
+		if (!out) {
+			memcpy(dst, bd.q.data, bytes);
+			dst += bytes;
+		}
 		lba += k;
 		n -= k;
 	}
 	return SVSM_OK;
+}
+
+enum svsm_err blockdev_read(uint64_t lba, void *buf, size_t n)
+{
+	return transfer(lba, buf, NULL, n);
+}
+
+enum svsm_err blockdev_write(uint64_t lba, const void *buf, size_t n)
+{
+	return transfer(lba, NULL, buf, n);
 }
 
 enum svsm_err blockdev_flush(void)
