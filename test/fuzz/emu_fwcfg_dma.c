@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../../emu/src/hv_fwcfg_view.c"
+#include "fuzz_input.h"
 
 #define SIM_PAGES 16u
 #define SIM_SIZE (SIM_PAGES * HV_FWCFG_PAGE)
@@ -38,22 +39,6 @@ struct sim {
 	uint16_t key;
 	uint32_t off;
 };
-
-struct input {
-	const uint8_t *p;
-	size_t left;
-};
-
-static uint64_t take(struct input *in, unsigned bytes)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < bytes && in->left > 0; i++, in->left--) {
-		v |= (uint64_t)*in->p++ << (8 * i);
-	}
-	return v;
-}
 
 /* Item @key's byte at @off: a pattern the fill is checked against. */
 static uint8_t item_byte(uint16_t key, uint32_t off)

@@ -26,6 +26,7 @@
 #include "model/virtio_blk.h"
 
 #include "../../emu/src/hv_dma.c"
+#include "fuzz_input.h"
 
 #define GUEST_PAGES 16u
 #define GUEST_SIZE (GUEST_PAGES * DMA_PAGE)
@@ -41,22 +42,6 @@ static uint8_t *guest;			  /* GUEST_SIZE bytes */
 static uint8_t snapshot[GUEST_SIZE];	  /* a private page's bytes */
 static uint8_t disk[DISK_SECTORS * 512u]; /* the backend */
 static uint64_t disk_sectors;
-
-struct input {
-	const uint8_t *p;
-	size_t left;
-};
-
-static uint64_t take(struct input *in, unsigned bytes)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < bytes && in->left > 0; i++, in->left--) {
-		v |= (uint64_t)*in->p++ << (8 * i);
-	}
-	return v;
-}
 
 static bool is_shared(uint64_t page)
 {
