@@ -5,14 +5,15 @@
 The include check (check-layers.py) keeps headers pointing down; this one
 keeps calls pointing one way too. File A calls file B when A names a
 non-static function that B defines (or a macro or static inline function
-of a header whose body does). Among the .c and .S files of src/ and
-model/, those calls must form no circle: a leaf that calls back up into
+of a header whose body does). Among the .c and .S files of the trees in
+SCAN, those calls must form no circle: a leaf that calls back up into
 its caller (a platform's internals into its own upward plat_* interface,
-a helper into the file that drives it) fails, with the edges that close
-the circle. A function defined in two files (plat_* by each platform,
-snp_hw_* by the hardware and the simulator) is an edge to each, but for
-a file that defines it itself; a call down through a seam (SEAMS) is
-none. ctags finds the definitions; the rest is names in the text.
+a helper into the file that drives it, a machine model into the harness
+that drives it) fails, with the edges that close the circle. A function
+defined in two files (plat_* by each platform, snp_hw_* by the hardware
+and the simulator) is an edge to each, but for a file that defines it
+itself; a call down through a seam (SEAMS) is none. ctags finds the
+definitions; the rest is names in the text.
 """
 import json
 import os
@@ -20,6 +21,10 @@ import re
 import subprocess
 import sys
 
+# The trees whose calls are one graph: the SVSM (src, include), the
+# models of the other parties (model) and the simulator (sim: its
+# machine model under the harness, sim/src/{model,harness}). A harness
+# joins when its calls go one way (emu/, after its reshaping).
 SCAN = ["src", "model", "include"]
 # A name, unless it follows "." or "->" (a member, not a function).
 TOKEN_RE = re.compile(r"(?<![.>\w])[A-Za-z_]\w*")
@@ -28,11 +33,18 @@ TOKEN_RE = re.compile(r"(?<![.>\w])[A-Za-z_]\w*")
 STRIP_RE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'
                       r"'(?:\\.|[^'\\\n])*'", re.S)
 ASM_COMMENT_RE = re.compile(r"#(?!\s*(?:include|define|if|endif|else))[^\n]*")
-# Seams: headers whose functions are implemented above their callers
-# (each platform's operations, svsm/plat.h; the x86 trap entry's handler).
-# A caller outside the implementing tree calls down through the seam, not
-# up by name: no edge. Inside it, a call is a call.
-SEAMS = {"include/svsm/plat.h": "src/plat/", "src/arch/x86/trap.h": "src/plat/"}
+# Seams: headers whose functions are implemented above their callers,
+# each by one or more trees (one per machine the code runs on): each
+# platform's operations, svsm/plat.h (the simulated CPU's clock and
+# entropy too); the x86 trap entry's handler; the snp platform's
+# instructions, snp_hw.h, by the hardware and by the simulated machine.
+# A caller outside every implementing tree calls down through the seam,
+# not up by name: no edge. Inside one, a call is a call.
+SEAMS = {
+    "include/svsm/plat.h": ["src/plat/", "sim/src/model/"],
+    "src/arch/x86/trap.h": ["src/plat/"],
+    "src/plat/snp/snp_hw.h": ["src/plat/snp/hw/", "sim/src/model/"],
+}
 # A platform's operations are its upward interface: only the SVSM below
 # the seam calls them, never the platform's own files (which call the
 # seam beneath them, as snp's call snp_hw.h).
@@ -71,7 +83,7 @@ def main():
         check=True, capture_output=True, text=True).stdout
     defs = {}    # function name -> the .c/.S files defining it (non-static)
     expand = {}  # header macro or inline function -> the names in its body
-    seam = {}    # function of a seam header -> the tree implementing it
+    seam = {}    # function of a seam header -> the trees implementing it
     for t in map(json.loads, tags.splitlines()):
         f, name = t["path"], t["name"]
         body = "\n".join(lines[f][t["line"] - 1:t.get("end", t["line"])])
@@ -105,7 +117,9 @@ def main():
         out = edges.setdefault(f, {})
         for name in sorted(seen):
             where = defs.get(name, set())
-            if f in where or not f.startswith(seam.get(name, "")):
+            trees = seam.get(name)
+            if f in where or (trees is not None and
+                              not f.startswith(tuple(trees))):
                 continue  # its own, or down through a seam
             for g in where:
                 out.setdefault(g, name)
