@@ -19,7 +19,7 @@
 #include "abi/svsm_call.h"
 #include "abi/svsm_core.h"
 
-#include "../sim/src/sim_internal.h"
+#include "../sim/src/model/sim_machine.h"
 
 #define RAM 0x2000000ull
 #define ATTEST_BUFS 0xC000000ull /* 8 pages: outputs, then the nonce */

@@ -23,8 +23,8 @@ $(BUILD)/libcsvsm_sim.a: $(call host_objs,$(LIB_SRCS))
 	@rm -f $@ && ar rcs $@ $^
 
 # The same simulator with the snp platform's plat_snp.c answering
-# svsm/plat.h over the simulated CPU (sim/src/snp_insn_sim.c;
-# sim/src/snp_linked.c says which platform is linked).
+# svsm/plat.h over the simulated CPU (sim/src/model/snp_insn_sim.c;
+# sim/src/harness/snp_linked.c says which platform is linked).
 $(BUILD)/libcsvsm_sim_snp.a: $(call host_objs,$(LIB_SNP_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  AR      $@"

@@ -34,15 +34,20 @@ SIM_PLAT_SRCS := $(sort $(wildcard src/plat/sim/*.c))
 # The snp platform: its GHCB client, boot and request loop, its Linux
 # loader (src/plat/snp/linux) and its platform operations (plat_snp.c),
 # over the seam snp_hw.h. The hardware side of the seam is
-# src/plat/snp/hw (mk/snp.mk); the simulator's is sim/src/ghcb_hv.c (the
-# hypervisor: an adapter over model/kvm) and sim/src/snp_insn_sim.c (the
-# CPU: the RMP model), both linked wherever the platform's code is.
+# src/plat/snp/hw (mk/snp.mk); the simulator's is sim/src/model/ghcb_hv.c
+# (the hypervisor: an adapter over model/kvm) and
+# sim/src/model/snp_insn_sim.c (the CPU: the RMP model), both linked
+# wherever the platform's code is.
 SNP_PLAT_SRCS := $(sort $(wildcard src/plat/snp/*.c src/plat/snp/linux/*.c))
 SNP_PLAT_OPS_SRCS := src/plat/snp/plat_snp.c src/plat/snp/plat_snp_dev.c
-# What says the snp platform answers svsm/plat.h (sim_platform_snp()).
-SIM_SNP_ONLY_SRCS := sim/src/snp_linked.c
-SIM_SRCS := $(filter-out $(SIM_SNP_ONLY_SRCS),\
-	$(sort $(wildcard sim/src/*.c)))
+# What says which platform answers svsm/plat.h (sim_platform_snp()),
+# one file per library.
+SIM_SNP_ONLY_SRCS := sim/src/harness/snp_linked.c
+SIM_SIM_ONLY_SRCS := sim/src/harness/sim_linked.c
+# The simulator: its machine (sim/src/model) and the harness that boots,
+# enters and drives the SVSM on it (sim/src/harness).
+SIM_SRCS := $(filter-out $(SIM_SNP_ONLY_SRCS) $(SIM_SIM_ONLY_SRCS),\
+	$(sort $(wildcard sim/src/model/*.c sim/src/harness/*.c)))
 # The page-table builder is plain C: its unit test runs it hosted.
 X86_HOSTED_SRCS := src/arch/x86/pgtable.c
 # The simulator without a platform's svsm/plat.h. Every hosted build runs
@@ -53,7 +58,7 @@ X86_HOSTED_SRCS := src/arch/x86/pgtable.c
 LIB_COMMON_SRCS := $(CORE_SRCS) $(MODEL_SRCS) $(SIM_SRCS) \
 	$(ENGINE_SRCS) $(PKI_C) \
 	$(filter-out $(SNP_PLAT_OPS_SRCS),$(SNP_PLAT_SRCS)) $(X86_HOSTED_SRCS)
-LIB_SRCS := $(LIB_COMMON_SRCS) $(SIM_PLAT_SRCS)
+LIB_SRCS := $(LIB_COMMON_SRCS) $(SIM_PLAT_SRCS) $(SIM_SIM_ONLY_SRCS)
 LIB_SNP_SRCS := $(LIB_COMMON_SRCS) $(SNP_PLAT_OPS_SRCS) $(SIM_SNP_ONLY_SRCS)
 
 TEST_FW_SRCS := $(sort $(wildcard test/framework/*.c))

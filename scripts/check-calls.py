@@ -22,10 +22,11 @@ import subprocess
 import sys
 
 # The trees whose calls are one graph: the SVSM (src, include), the
-# models of the other parties (model) and the simulator (sim: its
-# machine model under the harness, sim/src/{model,harness}). A harness
-# joins when its calls go one way (emu/, after its reshaping).
-SCAN = ["src", "model", "include"]
+# models of the other parties (model) and the simulator (sim: the
+# harness, sim/src/harness, over the SVSM and the simulated machine,
+# sim/src/model, which calls neither). A harness joins when its calls go
+# one way (emu/, after its reshaping).
+SCAN = ["src", "model", "include", "sim"]
 # A name, unless it follows "." or "->" (a member, not a function).
 TOKEN_RE = re.compile(r"(?<![.>\w])[A-Za-z_]\w*")
 # Comments, then string and character literals (what a name in them is

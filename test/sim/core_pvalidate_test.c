@@ -325,7 +325,7 @@ TEST(pvalidate, entry_invalidating_its_own_list_page)
  * The guest's PVALIDATE ends in the linked platform's instruction. With
  * the snp platform (csvsm-tests-snp) the core's plat_pvalidate is
  * plat_snp.c's, the firmware's own, whose one PVALIDATE goes through the
- * seam snp_hw.h to the simulated CPU (sim/src/snp_insn_sim.c), which
+ * seam snp_hw.h to the simulated CPU (sim/src/model/snp_insn_sim.c), which
  * counts it; with the sim platform plat_sim.c answers and the seam is
  * never reached.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The snp platform's GHCB client (src/plat/snp/) against the simulator's
- * hypervisor model playing KVM (sim/src/ghcb_hv.c): the honest paths, and
+ * hypervisor model playing KVM (sim/src/model/ghcb_hv.c): the honest paths, and
  * one test per hostile behaviour, each of which must end in its named
  * termination (svsm/terminate.h, GHCB reason sets) before any lie is
  * used. Truths: the GHCB specification's layouts and codes (spec notes 7)

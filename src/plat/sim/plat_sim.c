@@ -2,7 +2,7 @@
 /*
  * The sim platform (libcsvsm_sim.a): the SVSM runs as ordinary hosted
  * code; "hardware" is the RMP model and guest memory of the live struct
- * sim_machine (sim/src/cpu.c). Accesses the SVSM makes at VMPL0 are
+ * sim_machine (sim/src/model/cpu.c). Accesses the SVSM makes at VMPL0 are
  * checked against the RMP as the CPU would, so an SVSM bug that touches
  * an unvalidated page shows as a fault here too. Its console, guest
  * requests and termination need no hypervisor protocol; the snp
@@ -18,7 +18,7 @@
 #include "svsm/plat.h"
 #include "svsm/terminate.h"
 
-#include "../../../sim/src/sim_internal.h"
+#include "../../../sim/src/model/sim_machine.h"
 
 static struct sim_machine *machine(void)
 {
@@ -28,11 +28,6 @@ static struct sim_machine *machine(void)
 		abort(); /* SVSM code ran without a machine: a harness bug */
 	}
 	return m;
-}
-
-bool sim_platform_snp(void)
-{
-	return false;
 }
 
 enum snp_ret plat_pvalidate(gpa_t gpa, enum page_size size, bool validate,
@@ -162,7 +157,7 @@ uint64_t plat_guest_request(const void *req, void *rsp, void *certs,
 	return sim_hv_guest_request(m, req, rsp, certs, certs_len);
 }
 
-/* The simulated host's devices (sim/src/vblk_sim.c): it serves every
+/* The simulated host's devices (sim/src/model/vblk_sim.c): it serves every
  * access, unassigned addresses reading all ones. */
 bool plat_mmio_read(gpa_t gpa, unsigned size, uint32_t *val)
 {

@@ -3,10 +3,10 @@
  * The platform operations (svsm/plat.h) of the snp platform, one file for
  * SEV-SNP hardware and the simulator: what is an instruction or a mapping
  * goes through the seam snp_hw.h (hw/hw_x86.c on hardware,
- * sim/src/snp_insn_sim.c over the RMP model in csvsm-tests-snp); the
+ * sim/src/model/snp_insn_sim.c over the RMP model in csvsm-tests-snp); the
  * console, guest requests and termination go through the GHCB client.
  * Entropy and the clock are the CPU's (src/arch/x86/rng_clock.c; the
- * simulator's stand-in is sim/src/cpu.c).
+ * simulator's stand-in is sim/src/model/cpu.c).
  */
 #include "svsm/check.h"
 #include "svsm/plat.h"

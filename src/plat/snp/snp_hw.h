@@ -4,8 +4,8 @@
  * each: its GHCB client's and those of its platform operations
  * (plat_snp.c). On SNP hardware they are single instructions or
  * fault-tolerant copies (hw/hw_x86.c over hw/insn.S); in the simulator
- * the hypervisor model plays KVM (sim/src/ghcb_hv.c) and the RMP model
- * and guest memory play the CPU (sim/src/snp_insn_sim.c), so the code
+ * the hypervisor model plays KVM (sim/src/model/ghcb_hv.c) and the RMP model
+ * and guest memory play the CPU (sim/src/model/snp_insn_sim.c), so the code
  * above this seam is the same in both.
  */
 #ifndef SNP_HW_H

@@ -2,9 +2,9 @@
 /*
  * Which platform answers svsm/plat.h in this link: the snp platform's
  * own plat_snp.c. Linked only into libcsvsm_sim_snp.a; its twin, which
- * says false, is the sim platform's (src/plat/sim/plat_sim.c).
+ * says false, is sim_linked.c.
  */
-#include "sim_internal.h"
+#include "sim_harness.h"
 
 bool sim_platform_snp(void)
 {

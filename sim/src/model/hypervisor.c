@@ -1,85 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The hypervisor model and the guest side of an SVSM call. The guest model
- * follows Linux (svsm_perform_msr_protocol): call_pending = 1, VMGEXIT with
- * the run-VMPL0 request, then the registers and an atomic exchange of
- * call_pending with 0. The hypervisor model decides whether, and how often,
- * VMPL0 runs in between.
+ * The hypervisor model outside the GHCB protocol (that is ghcb_hv.c):
+ * VMRUN's check of a vCPU's VMSA and its save and load of the guest's
+ * registers, the host's page-state changes and its races with the SVSM's
+ * PVALIDATE and RMPADJUST, AP creation, and the guest request with the
+ * PSP behind it. Whether and how often VMPL0 runs is the harness's loop
+ * (sim/src/harness/guest.c), which asks m->hv.
  */
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "svsm/plat.h"
-#include "svsm/request.h"
-#include "svsm/vcpu.h"
 
 #include "abi/snp.h"
-#include "abi/svsm_caa.h"
-#include "abi/svsm_call.h"
 
 #include "model/vmsa_model.h"
 
-#include "../../src/plat/snp/snp_main.h"
-#include "sim_internal.h"
-
-/* An exit that is not VMGEXIT: a physical interrupt (SVM_EXIT_INTR). */
-#define SIM_EXIT_INTR 0x60ull
+#include "sim_machine.h"
 
 static struct snp_vmsa *vmsa_at(struct sim_machine *m, uint64_t gpa)
 {
 	return (struct snp_vmsa *)(m->mem + gpa);
 }
 
-void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id)
-{
-	/* An entry may nest in another CPU's wait on the host
-	 * (sim_hv_during_next_guest_request): restore what that one had. */
-	jmp_buf *outer_jmp = m->svsm_jmp;
-	unsigned outer_cpu = m->snp_current;
-	unsigned outer_entry = m->entry_cpu;
-	struct svsm_cpu *cpu;
-	enum request_outcome out;
-	jmp_buf jmp;
-
-	if (m->terminated) {
-		return;
-	}
-	m->stats.svsm_entries++;
-	m->svsm_jmp = &jmp;
-	m->entry_cpu = apic_id < m->cfg.vcpu_count ? apic_id : 0;
-	if (setjmp(jmp) != 0) {
-		m->svsm_jmp = outer_jmp;
-		m->entry_cpu = outer_entry;
-		sim_bench_svsm_end(m);
-		sim_snp_switch_cpu(m, outer_cpu);
-		return; /* plat_terminate() recorded the reason */
-	}
-	/* snp: the entry runs on this vCPU's VMPL0, with its own GHCB once
-	 * it is online (APIC ID = index in the model). */
-	if (m->cfg.snp_ghcb && apic_id < m->cfg.vcpu_count &&
-	    m->snp_cpus[apic_id].cpu != NULL) {
-		sim_snp_switch_cpu(m, apic_id);
-	}
-	sim_bench_svsm_begin(m);
-	cpu = cpu_by_apic(apic_id);
-	/* snp: the platform's request loop body, which ends in run-VMPL. */
-	out = cpu == NULL	? REQUEST_NO_GUEST
-	      : m->cfg.snp_ghcb ? snp_serve(cpu)
-				: request_process(cpu);
-	sim_bench_svsm_end(m);
-	m->svsm_jmp = outer_jmp;
-	m->entry_cpu = outer_entry;
-	sim_snp_switch_cpu(m, outer_cpu);
-	if (out == REQUEST_SERVED || out == REQUEST_VCPU_DELETED) {
-		m->stats.calls_served++;
-	} else {
-		m->stats.entries_declined++;
-	}
-}
-
-/* Can the hypervisor run @vcpu at the guest VMPL (VMRUN would succeed)? */
-static bool vcpu_runnable(struct sim_machine *m, unsigned vcpu)
+bool sim_vcpu_runnable(struct sim_machine *m, unsigned vcpu)
 {
 	uint64_t gpa = m->vcpu[vcpu].vmsa_gpa;
 
@@ -91,8 +35,8 @@ static bool vcpu_runnable(struct sim_machine *m, unsigned vcpu)
 }
 
 /* Hardware saves the guest's registers into its VMSA on every exit. */
-static void vcpu_exit(struct sim_machine *m, unsigned vcpu,
-		      const struct sim_regs *regs, uint64_t exit_code)
+void sim_vcpu_exit(struct sim_machine *m, unsigned vcpu,
+		   const struct sim_regs *regs, uint64_t exit_code)
 {
 	struct snp_vmsa *vmsa = vmsa_at(m, m->vcpu[vcpu].vmsa_gpa);
 
@@ -106,90 +50,17 @@ static void vcpu_exit(struct sim_machine *m, unsigned vcpu,
 	vmsa->guest_exit_info_2 = 0;
 }
 
-static bool guest_xchg_pending(struct sim_machine *m, uint64_t caa, uint8_t val,
-			       uint8_t *old)
+/* ...and VMRUN loads them from it. */
+void sim_vcpu_resume(struct sim_machine *m, unsigned vcpu,
+		     struct sim_regs *regs)
 {
-	uint64_t gpa = caa + SVSM_CAA_OFF_CALL_PENDING;
+	const struct snp_vmsa *vmsa = vmsa_at(m, m->vcpu[vcpu].vmsa_gpa);
 
-	if (!sim_guest_access(m, gpa, 1, RMP_PERM_READ | RMP_PERM_WRITE)) {
-		return false;
-	}
-	*old = __atomic_exchange_n(m->mem + gpa, val, __ATOMIC_SEQ_CST);
-	return true;
-}
-
-enum sim_status sim_call(struct sim_machine *m, unsigned vcpu,
-			 struct sim_regs *regs)
-{
-	return sim_call_pending(m, vcpu, regs, SVSM_CALL_PENDING_SET);
-}
-
-enum sim_status sim_call_pending(struct sim_machine *m, unsigned vcpu,
-				 struct sim_regs *regs, uint8_t pending)
-{
-	struct sim_regs before;
-	struct snp_vmsa *vmsa;
-	uint64_t caa;
-	uint8_t old = 0;
-
-	if (m == NULL || regs == NULL || vcpu >= m->cfg.vcpu_count) {
-		return SIM_BAD_ARG;
-	}
-	if (m->terminated) {
-		return SIM_TERMINATED;
-	}
-	caa = m->vcpu[vcpu].caa_gpa;
-	if (!vcpu_runnable(m, vcpu) || m->vcpu[vcpu].running) {
-		return SIM_NOT_RUNNABLE;
-	}
-	if (!m->vcpu[vcpu].has_caa ||
-	    !guest_xchg_pending(m, caa, pending, &old)) {
-		return SIM_GUEST_FAULT;
-	}
-	before = *regs;
-	if (m->hv == SIM_HV_SPURIOUS_ENTRY) {
-		/* An interrupt arrives after call_pending is set... */
-		vcpu_exit(m, vcpu, regs, SIM_EXIT_INTR);
-		sim_enter_svsm(m, vcpu);
-	}
-	vcpu_exit(m, vcpu, regs, SVM_EXIT_VMGEXIT);
-	if (m->hv != SIM_HV_REFUSE_RUN_VMPL) {
-		sim_enter_svsm(m, vcpu);
-	}
-	if (m->hv == SIM_HV_DOUBLE_ENTRY) {
-		sim_enter_svsm(m, vcpu);
-	}
-	if (m->terminated) {
-		return SIM_TERMINATED;
-	}
-	if (!vcpu_runnable(m, vcpu)) {
-		return SIM_NOT_RUNNABLE; /* e.g. it deleted its own VMSA */
-	}
-	vmsa = vmsa_at(m, m->vcpu[vcpu].vmsa_gpa);
 	regs->rax = vmsa->rax;
 	regs->rcx = vmsa->rcx;
 	regs->rdx = vmsa->rdx;
 	regs->r8 = vmsa->r8;
 	regs->r9 = vmsa->r9;
-	if (!guest_xchg_pending(m, caa, SVSM_CALL_PENDING_NONE, &old)) {
-		return SIM_GUEST_FAULT;
-	}
-	if (m->hv == SIM_HV_SPURIOUS_ENTRY) {
-		/* ...and a later VMGEXIT that is not a call (a #VC MSR
-		 * exchange, say) finds the old registers and no call. */
-		vcpu_exit(m, vcpu, regs, SVM_EXIT_VMGEXIT);
-		sim_enter_svsm(m, vcpu);
-	}
-	if (old != SVSM_CALL_PENDING_NONE) {
-		*regs = before;
-		return SIM_NOT_SERVED;
-	}
-	if (SVSM_CALL_PROTOCOL(before.rax) == SVSM_PROTOCOL_CORE &&
-	    SVSM_CALL_ID(before.rax) == SVSM_CORE_REMAP_CA &&
-	    (uint32_t)regs->rax == SVSM_SUCCESS) {
-		m->vcpu[vcpu].caa_gpa = before.rcx;
-	}
-	return SIM_OK;
 }
 
 void sim_hv_set_behaviour(struct sim_machine *m, enum sim_hv_behaviour b)
@@ -285,7 +156,7 @@ enum sim_status sim_ap_create(struct sim_machine *m, unsigned vcpu,
 	}
 	m->vcpu[vcpu].caa_gpa = caa_gpa;
 	m->vcpu[vcpu].has_caa = true;
-	return vcpu_runnable(m, vcpu) ? SIM_OK : SIM_NOT_RUNNABLE;
+	return sim_vcpu_runnable(m, vcpu) ? SIM_OK : SIM_NOT_RUNNABLE;
 }
 
 enum sim_status sim_vcpu_set_running(struct sim_machine *m, unsigned vcpu,
@@ -294,7 +165,7 @@ enum sim_status sim_vcpu_set_running(struct sim_machine *m, unsigned vcpu,
 	if (vcpu >= m->cfg.vcpu_count) {
 		return SIM_BAD_ARG;
 	}
-	if (running && !vcpu_runnable(m, vcpu)) {
+	if (running && !sim_vcpu_runnable(m, vcpu)) {
 		return SIM_NOT_RUNNABLE;
 	}
 	m->vcpu[vcpu].running = running;

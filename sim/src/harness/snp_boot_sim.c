@@ -18,8 +18,8 @@
 #include "abi/csvsm_boot.h"
 #include "abi/snp.h"
 
-#include "../../src/plat/snp/snp_main.h"
-#include "sim_internal.h"
+#include "../../../src/plat/snp/snp_main.h"
+#include "sim_harness.h"
 
 struct snp_boot_call {
 	struct sim_machine *m;

@@ -1,28 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The simulated machine: guest memory, the RMP model, the PSP's launch of
- * the SVSM region, and the boot of the SVSM.
+ * The simulated machine, put together: guest memory, the RMP model, the
+ * hypervisor (ghcb_hv.c) and the host's devices (vblk_sim.c), and the
+ * PSP's launch of the SVSM region; the guest's and the tests' view of
+ * them. Booting the SVSM on it is the harness's (sim/src/harness/boot.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#include "svsm/log.h"
-#include "svsm/svsm.h"
-#include "svsm/vtpm.h"
-
 #include "abi/csvsm_boot.h"
 #include "abi/snp.h"
 
-#include "sim_internal.h"
+#include "sim_machine.h"
 
-#define MIB (1024ull * 1024ull)
 /* The guest policy the PSP reports: SMT allowed, ABI 0.0 (bit 17 reserved 1).
  */
 #define SIM_GUEST_POLICY 0x30000ull
-
-static struct sim_machine *live_machine;
 
 /*
  * One spare guest-memory mapping, kept when a machine is destroyed: most of
@@ -53,78 +48,6 @@ static void guest_mem_put(uint8_t *p, uint64_t size)
 	}
 	spare_mem = p;
 	spare_size = size;
-}
-
-struct sim_machine *sim_current(void)
-{
-	return live_machine;
-}
-
-void sim_config_default(struct sim_config *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->guest_mem_size = 64 * MIB;
-	cfg->vcpu_count = 1;
-	cfg->svsm_base = 16 * MIB;
-	cfg->svsm_size = 4 * MIB;
-	cfg->guest_secrets_gpa = 8 * MIB;
-	cfg->guest_caa_gpa = 8 * MIB + SNP_PAGE_SIZE;
-	cfg->guest_vmpl = 1;
-	cfg->sev_features = SEV_FEAT_SNP_ACTIVE;
-	cfg->seed = 0x5eed;
-	/* The linked platform decides: with the snp one (csvsm-tests-snp)
-	 * every machine boots and is entered as on snp. */
-	cfg->snp_ghcb = sim_platform_snp();
-	/* The platform is chosen at link time now: a script that still
-	 * asks for snp by the environment must not get sim unawares. */
-	if (getenv("CSVSM_SIM_PLATFORM") != NULL &&
-	    strcmp(getenv("CSVSM_SIM_PLATFORM"), "snp") == 0 &&
-	    !cfg->snp_ghcb) {
-		(void)fprintf(stderr,
-			      "CSVSM_SIM_PLATFORM=snp: this binary links"
-			      " the sim platform; use its -snp twin\n");
-		abort();
-	}
-}
-
-uint64_t sim_rng_next(struct sim_machine *m)
-{
-	/* xorshift64*: reproducible stale contents and VMPCKs. */
-	m->rng ^= m->rng >> 12;
-	m->rng ^= m->rng << 25;
-	m->rng ^= m->rng >> 27;
-	return m->rng * 0x2545F4914F6CDD1Dull;
-}
-
-static bool sim_config_ok(const struct sim_config *c)
-{
-	uint64_t pages = c->guest_mem_size / SNP_PAGE_SIZE;
-
-	return c->guest_mem_size >= 4 * MIB &&
-	       c->guest_mem_size <= 4096 * MIB &&
-	       (c->guest_mem_size % SNP_PAGE_SIZE_2M) == 0 &&
-	       c->vcpu_count >= 1 && c->vcpu_count <= SIM_MAX_VCPUS &&
-	       c->guest_vmpl >= 1 && c->guest_vmpl <= 3 &&
-	       (c->svsm_base % SNP_PAGE_SIZE_2M) == 0 &&
-	       c->svsm_size >= 1 * MIB && (c->svsm_size % SNP_PAGE_SIZE) == 0 &&
-	       c->svsm_base + c->svsm_size <= c->guest_mem_size &&
-	       (c->guest_secrets_gpa % SNP_PAGE_SIZE) == 0 &&
-	       (c->guest_caa_gpa % SNP_PAGE_SIZE) == 0 &&
-	       c->guest_secrets_gpa / SNP_PAGE_SIZE < pages &&
-	       c->guest_caa_gpa / SNP_PAGE_SIZE < pages && c->log_level >= 0 &&
-	       c->log_level <= 5 && (!c->snp_ghcb || sim_platform_snp());
-}
-
-/* Contents a hypervisor could have left in pages it hands to the guest:
- * a non-zero byte pattern per page, different from page to page. */
-void sim_fill_stale(struct sim_machine *m, uint64_t gpa, uint64_t len)
-{
-	uint64_t off;
-
-	for (off = 0; off < len; off += SNP_PAGE_SIZE) {
-		memset(m->mem + gpa + off, (int)(sim_rng_next(m) | 1u) & 0xFF,
-		       SNP_PAGE_SIZE);
-	}
 }
 
 /* The launch: all RAM private but not validated (the host assigned it);
@@ -194,110 +117,12 @@ static void sim_launch(struct sim_machine *m)
 	memcpy(secrets->vmpck, m->psp.vmpck, sizeof(secrets->vmpck));
 }
 
-bool sim_svsm_call(struct sim_machine *m, void (*fn)(void *), void *arg)
-{
-	jmp_buf jmp;
-
-	m->svsm_jmp = &jmp;
-	if (setjmp(jmp) != 0) {
-		m->svsm_jmp = NULL;
-		return false;
-	}
-	fn(arg);
-	m->svsm_jmp = NULL;
-	return true;
-}
-
-bool sim_run_svsm(struct sim_machine *m, void (*fn)(void *), void *arg,
-		  uint32_t *set, uint32_t *code)
-{
-	if (m->cfg.snp_ghcb) {
-		return sim_snp_run(m, fn, arg, set, code);
-	}
-	if (sim_svsm_call(m, fn, arg)) {
-		return true;
-	}
-	*set = m->term_set;
-	*code = m->term_code;
-	return false;
-}
-
-struct sim_init_call {
-	const struct svsm_boot_info *info;
-	gpa_t boot_vmsa;
-	enum svsm_err err;
-};
-
-static void init_call(void *arg)
-{
-	struct sim_init_call *c = arg;
-
-	c->err = svsm_init(c->info, &c->boot_vmsa);
-}
-
-static bool sim_boot_svsm(struct sim_machine *m)
-{
-	const struct sim_config *c = &m->cfg;
-	struct svsm_boot_info info;
-	gpa_t boot_vmsa = gpa_init(0);
-	unsigned i;
-
-	memset(&info, 0, sizeof(info));
-	info.platform_name = "sim";
-	info.ram[0] = (struct mem_range){gpa_init(0), c->guest_mem_size};
-	info.ram_count = 1;
-	info.svsm = (struct mem_range){gpa_init(c->svsm_base), c->svsm_size};
-	info.psp_secrets = gpa_init(c->svsm_base);
-	info.heap = (struct mem_range){gpa_init(c->svsm_base + SNP_PAGE_SIZE),
-				       c->svsm_size - SNP_PAGE_SIZE};
-	info.guest_secrets = gpa_init(c->guest_secrets_gpa);
-	info.guest_caa = gpa_init(c->guest_caa_gpa);
-	for (i = 0; i < c->vcpu_count; i++) {
-		info.apic_ids[i] = i;
-	}
-	info.cpu_count = c->vcpu_count;
-	info.guest_vmpl = c->guest_vmpl;
-	info.guest_sev_features = c->sev_features;
-	info.guest_entry = (struct svsm_guest_entry){
-		.mode = SVSM_GUEST_ENTRY_RESET, .rip = 0xFFF0};
-	info.vtpm_engine = c->vtpm ? &vtpm_engine_libtpms : NULL;
-	info.vtpm_disk = c->vtpm ? c->vtpm_disk : NULL;
-
-	log_set_level(c->log_level > 0 ? (enum log_level)c->log_level
-				       : LOG_LEVEL_ERROR);
-	if (c->snp_ghcb) {
-		if (!sim_snp_boot(m, &boot_vmsa)) {
-			return false;
-		}
-	} else {
-		struct sim_init_call call = {.info = &info};
-
-		if (!sim_svsm_call(m, init_call, &call) ||
-		    call.err != SVSM_OK) {
-			return false;
-		}
-		boot_vmsa = call.boot_vmsa;
-	}
-	m->vcpu[0].vmsa_gpa = gpa_val(boot_vmsa);
-	m->vcpu[0].caa_gpa = c->guest_caa_gpa;
-	m->vcpu[0].has_caa = true;
-	m->vcpu[0].initial_caa_gpa = c->guest_caa_gpa;
-	m->secrets_gpa = c->guest_secrets_gpa;
-	return true;
-}
-
-/* Why the last sim_create() that refused to boot did so. */
-static struct sim_boot_failure {
-	bool terminated;
-	uint32_t set, code;
-} last_boot;
-
-struct sim_machine *sim_create(const struct sim_config *cfg)
+struct sim_machine *sim_machine_new(const struct sim_config *cfg)
 {
 	struct sim_machine *m;
 	uint64_t pages;
 
-	if (live_machine != NULL || cfg == NULL || !sim_config_ok(cfg)) {
+	if (sim_current() != NULL) {
 		return NULL;
 	}
 	m = calloc(1, sizeof(*m));
@@ -325,37 +150,15 @@ struct sim_machine *sim_create(const struct sim_config *cfg)
 		return NULL;
 	}
 	rmp_init(&m->rmp, m->rmp_entries, pages);
-	live_machine = m;
+	sim_set_current(m);
 	sim_launch(m);
-	last_boot = (struct sim_boot_failure){0};
-	if (!sim_boot_svsm(m)) {
-		last_boot =
-			(struct sim_boot_failure){.terminated = m->terminated,
-						  .set = m->term_set,
-						  .code = m->term_code};
-		sim_destroy(m);
-		return NULL;
-	}
 	return m;
 }
 
-bool sim_last_boot_failure(uint32_t *set, uint32_t *code)
+void sim_machine_free(struct sim_machine *m)
 {
-	*set = last_boot.set;
-	*code = last_boot.code;
-	return last_boot.terminated;
-}
-
-void sim_destroy(struct sim_machine *m)
-{
-	if (m == NULL) {
-		return;
-	}
-	if (live_machine == m) {
-		if (m->cfg.vtpm) {
-			vtpm_service_shutdown();
-		}
-		live_machine = NULL;
+	if (sim_current() == m) {
+		sim_set_current(NULL);
 	}
 	guest_mem_put(m->mem, m->cfg.guest_mem_size);
 	free(m->rmp_entries);

@@ -13,8 +13,8 @@
 
 #include "svsm/check.h"
 
-#include "../../src/plat/snp/snp_hw.h"
-#include "sim_internal.h"
+#include "../../../src/plat/snp/snp_hw.h"
+#include "sim_machine.h"
 
 static struct sim_machine *cpu(void)
 {

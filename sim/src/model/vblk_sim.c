@@ -12,7 +12,7 @@
 #include "abi/snp.h"
 #include "abi/virtio_mmio.h"
 
-#include "sim_internal.h"
+#include "sim_machine.h"
 
 /* [gpa, gpa + len) in RAM and every page of it shared (not assigned). */
 static bool dma_ok(struct sim_machine *m, uint64_t gpa, size_t len)

@@ -10,7 +10,7 @@
 #include "abi/svsm_attest.h"
 #include "abi/svsm_call.h"
 
-#include "sim_internal.h"
+#include "sim_harness.h"
 
 #define MAX_RETRIES 3u /* Linux SVSM_MAX_RETRIES */
 #define PAGE SNP_PAGE_SIZE

@@ -23,10 +23,9 @@
 
 #include "model/psp_model.h"
 
-#include "../../src/plat/snp/snp_hv.h"
-#include "../../src/plat/snp/snp_hw.h"
-#include "../../src/plat/snp/snp_main.h"
-#include "sim_internal.h"
+#include "../../../src/plat/snp/snp_cpu.h"
+#include "../../../src/plat/snp/snp_hw.h"
+#include "sim_machine.h"
 
 /* Both enums are KVM_BEHAVIOURS, value for value; the simulator's own
  * come after (the cast in the VMGEXIT below). */
@@ -246,7 +245,7 @@ static void op_cpuid(struct kvm *k, uint32_t leaf, uint32_t subleaf,
 
 static bool op_run_vmpl(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl)
 {
-	(void)k; /* the simulator's own loop runs the guest (hypervisor.c) */
+	(void)k; /* the harness runs the guest (sim/src/harness/guest.c) */
 	(void)v;
 	(void)vmpl;
 	return true;
@@ -401,47 +400,4 @@ void sim_ghcb_get_stats(const struct sim_machine *m, struct sim_ghcb_stats *s)
 	s->ap_vmsa_ok = k->ap_vmsa_ok;
 	s->registered_gpa = v->ghcb_gpa[0];
 	s->doorbell_gpa = v->doorbell_gpa[0];
-}
-
-bool sim_snp_run(struct sim_machine *m, void (*fn)(void *), void *arg,
-		 uint32_t *set, uint32_t *code)
-{
-	jmp_buf jmp;
-
-	m->snp_jmp = &jmp;
-	if (setjmp(jmp) != 0) {
-		m->snp_jmp = NULL;
-		if (set != NULL) {
-			*set = m->snp_term_set;
-		}
-		if (code != NULL) {
-			*code = m->snp_term_code;
-		}
-		return false;
-	}
-	fn(arg);
-	m->snp_jmp = NULL;
-	return true;
-}
-
-bool sim_uses_snp_platform(const struct sim_machine *m)
-{
-	return m->cfg.snp_ghcb;
-}
-
-static void hv_entry(void *arg)
-{
-	(void)arg;
-	snp_hv_entry();
-}
-
-bool sim_ghcb_inject_hv(struct sim_machine *m, uint16_t events)
-{
-	uint64_t db = m->kvm_vcpus[m->snp_current].doorbell_gpa[0];
-
-	if (db == 0 || m->terminated) {
-		return false;
-	}
-	memcpy(m->mem + db, &events, sizeof(events));
-	return sim_svsm_call(m, hv_entry, NULL);
 }

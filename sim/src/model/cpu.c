@@ -16,7 +16,7 @@
 #include "svsm/owner_lock.h"
 #include "svsm/plat.h"
 
-#include "sim_internal.h"
+#include "sim_machine.h"
 
 enum snp_ret sim_cpu_pvalidate(struct sim_machine *m, uint64_t gpa,
 			       bool size_2m, bool validate, bool *unchanged)

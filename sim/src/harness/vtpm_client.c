@@ -11,7 +11,7 @@
 #include "abi/svsm_call.h"
 #include "abi/svsm_vtpm.h"
 
-#include "sim_internal.h"
+#include "sim_harness.h"
 
 enum sim_status sim_vtpm_command(struct sim_machine *m, unsigned vcpu,
 				 uint64_t block_gpa, const void *cmd,

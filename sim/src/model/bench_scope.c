@@ -6,7 +6,7 @@
  */
 #include <valgrind/callgrind.h>
 
-#include "sim_internal.h"
+#include "sim_machine.h"
 
 static void bench_collect(struct sim_machine *m, bool on)
 {

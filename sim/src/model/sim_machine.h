@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals shared by the simulator's files and the sim platform. */
-#ifndef SIM_INTERNAL_H
-#define SIM_INTERNAL_H
+/*
+ * The simulated machine (sim/src/model): guest memory and its RMP, the
+ * CPU at VMPL0, the PSP, the hypervisor (an adapter over model/kvm) and
+ * the host's devices. The platforms' seams (plat.h on sim, snp_hw.h on
+ * snp) and the harness (sim/src/harness) call into it; it calls neither
+ * the harness nor the SVSM above those seams: the harness's part of a
+ * machine (its jump contexts, the tests' hooks) is data it is handed.
+ */
+#ifndef SIM_MACHINE_H
+#define SIM_MACHINE_H
 
 #include <setjmp.h>
 #include <stdbool.h>
@@ -51,7 +58,7 @@ struct sim_machine {
 	char console[SIM_CONSOLE_SIZE];
 	size_t console_len;
 	/* The snp platform's hypervisor: model/kvm, adapted by
-	 * sim/src/ghcb_hv.c. */
+	 * sim/src/model/ghcb_hv.c. */
 	enum sim_ghcb_behaviour ghcb_hv;
 	struct kvm kvm;
 	struct kvm_vcpu
@@ -98,20 +105,30 @@ struct sim_machine {
 
 /** The live machine, or NULL. */
 struct sim_machine *sim_current(void);
+/** Make @m (or none) the live machine: sim_machine_new's and _free's. */
+void sim_set_current(struct sim_machine *m);
 /**
- * Run @fn(@arg) as SVSM code outside a guest call (boot, an injected
- * #HV): a termination ends it and returns false (the reason recorded).
+ * A new machine for the checked configuration @cfg, launched (its RMP and
+ * the PSP's pages as the PSP leaves them, nothing of the SVSM run yet)
+ * and the live one; NULL if another is live or memory is short.
  */
-bool sim_svsm_call(struct sim_machine *m, void (*fn)(void *), void *arg);
-/** Enter the SVSM on the CPU with @apic_id (one VMPL0 entry). */
-void sim_enter_svsm(struct sim_machine *m, uint32_t apic_id);
+struct sim_machine *sim_machine_new(const struct sim_config *cfg);
+/** Free @m; it is no longer the live machine. */
+void sim_machine_free(struct sim_machine *m);
 /** Guest-side RMP-checked access at the guest VMPL. */
 bool sim_guest_access(struct sim_machine *m, uint64_t gpa, uint64_t len,
 		      unsigned perm);
 uint64_t sim_rng_next(struct sim_machine *m);
-/* sim_config.snp_ghcb: the SVSM boots and is entered as on snp. */
-bool sim_snp_boot(struct sim_machine *m, gpa_t *boot_vmsa);
-/** Set up the machine's KVM model (sim/src/ghcb_hv.c); false: no memory. */
+/** Can the hypervisor run @vcpu at the guest VMPL (VMRUN would succeed)? */
+bool sim_vcpu_runnable(struct sim_machine *m, unsigned vcpu);
+/** The exit with @exit_code: hardware saves @regs into @vcpu's VMSA. */
+void sim_vcpu_exit(struct sim_machine *m, unsigned vcpu,
+		   const struct sim_regs *regs, uint64_t exit_code);
+/** The next VMRUN of @vcpu: hardware loads @regs from its VMSA. */
+void sim_vcpu_resume(struct sim_machine *m, unsigned vcpu,
+		     struct sim_regs *regs);
+/** Set up the machine's KVM model (sim/src/model/ghcb_hv.c); false: no memory.
+ */
 bool sim_kvm_init(struct sim_machine *m);
 void sim_kvm_free(struct sim_machine *m);
 /** Make vCPU @index's VMPL0 the one the GHCB model serves. */
@@ -133,7 +150,7 @@ void sim_hv_before_rmpadjust(struct sim_machine *m, uint64_t gpa, bool size_2m,
 void sim_hv_after_rmpadjust(struct sim_machine *m, uint64_t gpa, bool was_vmsa);
 
 /*
- * The CPU at VMPL0 (sim/src/cpu.c), for either linked platform: its
+ * The CPU at VMPL0 (sim/src/model/cpu.c), for either linked platform: its
  * PVALIDATE and RMPADJUST on the RMP model (with the hypervisor's races
  * around them), the RMP check of its private accesses to guest memory,
  * and the point where the SVSM enters its libraries.
@@ -144,15 +161,9 @@ enum snp_ret sim_cpu_rmpadjust(struct sim_machine *m, uint64_t gpa,
 			       bool size_2m, uint64_t attrs);
 bool sim_cpu_can_access(struct sim_machine *m, uint64_t gpa, size_t len);
 void sim_cpu_library_call(struct sim_machine *m);
-/**
- * Is the linked platform the snp one (libcsvsm_sim_snp.a: plat_snp.c over
- * snp_insn_sim.c) rather than the sim one (libcsvsm_sim.a: plat_sim.c)?
- * Each platform's simulator file answers.
- */
-bool sim_platform_snp(void);
 
 /*
- * The host's devices (sim/src/vblk_sim.c): its virtio-blk device, and the
+ * The host's devices (sim/src/model/vblk_sim.c): its virtio-blk device, and the
  * MMIO both platforms reach it by (plat_mmio_* on sim, the KVM model's
  * MMIO events on snp): @len (1..8) bytes at @gpa; outside a device reads
  * all ones, as an unassigned address does.
@@ -172,4 +183,4 @@ void sim_bench_svsm_end(struct sim_machine *m);
 void sim_bench_model_begin(struct sim_machine *m);
 void sim_bench_model_end(struct sim_machine *m);
 
-#endif /* SIM_INTERNAL_H */
+#endif /* SIM_MACHINE_H */
