@@ -38,13 +38,15 @@ ASM_COMMENT_RE = re.compile(r"#(?!\s*(?:include|define|if|endif|else))[^\n]*")
 # each by one or more trees (one per machine the code runs on): each
 # platform's operations, svsm/plat.h (the simulated CPU's clock and
 # entropy too); the x86 trap entry's handler; the snp platform's
-# instructions, snp_hw.h, by the hardware and by the simulated machine.
+# instructions, snp_hw.h, by the hardware and by the simulated machine;
+# the sim platform's, sim_hw.h, by the simulated machine.
 # A caller outside every implementing tree calls down through the seam,
 # not up by name: no edge. Inside one, a call is a call.
 SEAMS = {
     "include/svsm/plat.h": ["src/plat/", "sim/src/model/"],
     "src/arch/x86/trap.h": ["src/plat/"],
     "src/plat/snp/snp_hw.h": ["src/plat/snp/hw/", "sim/src/model/"],
+    "src/plat/sim/sim_hw.h": ["sim/src/model/"],
 }
 # A platform's operations are its upward interface: only the SVSM below
 # the seam calls them, never the platform's own files (which call the

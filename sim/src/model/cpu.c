@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The simulated CPU at VMPL0, for whichever platform is linked (the sim
- * platform's plat_sim.c, or the snp platform's seam in snp_insn_sim.c):
+ * platform's seam in sim_hw.c, or the snp platform's in snp_insn_sim.c):
  * PVALIDATE and RMPADJUST on the RMP model, with the hypervisor's races
  * around them; the RMP check every private access to guest memory makes;
  * the point where another CPU's calls run while this one is in the

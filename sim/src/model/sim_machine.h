@@ -2,10 +2,13 @@
 /*
  * The simulated machine (sim/src/model): guest memory and its RMP, the
  * CPU at VMPL0, the PSP, the hypervisor (an adapter over model/kvm) and
- * the host's devices. The platforms' seams (plat.h on sim, snp_hw.h on
- * snp) and the harness (sim/src/harness) call into it; it calls neither
- * the harness nor the SVSM above those seams: the harness's part of a
- * machine (its jump contexts, the tests' hooks) is data it is handed.
+ * the host's devices. The platforms' seams (sim_hw.h on sim, snp_hw.h on
+ * snp; the CPU's clock and entropy of plat.h on both) and the harness
+ * (sim/src/harness) call into it. It never calls the harness: the
+ * harness's part of a machine (its jump contexts, the tests' hooks) is
+ * data it is handed. Of the SVSM above the seams it asks one thing:
+ * whether this CPU holds the ownership lock (cpu.c: a test's replay of
+ * another CPU's calls runs only where this one has left it).
  */
 #ifndef SIM_MACHINE_H
 #define SIM_MACHINE_H
