@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The machine's hypervisor is KVM's model (model/kvm, the one sim
- * uses): this file owns its struct kvm (a copy per CPU) and one struct
- * kvm_vcpu per vCPU
- * and gives it the machine as kvm_ops. The model checks every GHCB field
- * and GPA the guest gives before an op sees it; the ops here are the
- * host's side: guest RAM, the RMP lock, nested-table sync and TLB
- * shoot-down, QEMU's devices, the world switch, the PSP. What KVM does
- * outside the GHCB protocol (HLT, nested faults) is here too.
+ * uses): this file owns its struct kvm (a copy per CPU), the vCPUs
+ * (hv_vcpu.h), and each vCPU's run loop, as KVM's vcpu_enter_guest and
+ * bhyve's vm_run: take AP Creation's posts, decide halt and wake, inject
+ * the APIC's interrupt, run the hardware (world_run) and dispatch the
+ * automatic exit it returns through one table. It gives the model the
+ * machine as kvm_ops. The model checks every GHCB field and GPA the
+ * guest gives before an op sees it; the ops here are the host's side:
+ * guest RAM, the RMP lock, nested-table sync and TLB shoot-down, QEMU's
+ * devices, the world switch, the PSP. What KVM does outside the GHCB
+ * protocol (HLT, nested faults) is here too.
  *
- * Concurrency: vCPU i runs only on CPU i, so kvm_vcpus[i] and
- * exit_vmpl[i] are CPU i's alone; the RMP is shared, under rmp_lock.
+ * Concurrency: vCPU i runs only on CPU i, so vcpus[i] is CPU i's alone
+ * (hv_vcpu.h); the RMP is shared, under rmp_lock.
  */
 #include "hv.h"
 
@@ -29,6 +32,8 @@
 #include "hv_mmio.h"
 #include "hv_msr.h"
 #include "hv_vblk.h"
+#include "hv_vcpu.h"
+#include "lapic.h"
 #include "layout.h"
 #include "psp.h"
 #include "rmp.h"
@@ -48,10 +53,31 @@ static enum kvm_behaviour lie; /* the mode's KVM lie */
 static enum hv_when lie_when;  /* and when it is told */
 static bool guest_ran;	       /* the guest VMPL has made an exit */
 static struct kvm_vcpu kvm_vcpus[MACHINE_MAX_CPUS];
-/* The VMPL whose VMGEXIT CPU i serves now (the ops are per vCPU), and
- * the GHCB MSR it came with (for the log when the guest is ended). */
-static unsigned exit_vmpl[MACHINE_MAX_CPUS];
-static uint64_t exit_msr[MACHINE_MAX_CPUS];
+static struct hv_vcpu vcpus[MACHINE_MAX_CPUS];
+static unsigned nr_vcpus;
+
+struct hv_vcpu *hv_vcpu(unsigned index)
+{
+	MCHECK(index < nr_vcpus);
+	return &vcpus[index];
+}
+
+struct hv_vcpu *hv_vcpu_by_apic(uint32_t apic_id)
+{
+	unsigned i;
+
+	for (i = 0; i < nr_vcpus; i++) {
+		if (vcpus[i].apic_id == apic_id) {
+			return &vcpus[i];
+		}
+	}
+	return NULL;
+}
+
+struct hv_vcpu *hv_vcpu_this(void)
+{
+	return hv_vcpu(mcpu_this()->index);
+}
 
 void hv_cpuid_table(struct snp_cpuid_table *t)
 {
@@ -71,12 +97,10 @@ void hv_stop(unsigned exit_value)
 	machine_exit(exit_value);
 }
 
-static struct mcpu *cpu_of(const struct kvm_vcpu *v)
+/* The model's vCPU @v is entry v->index of both lists. */
+static struct hv_vcpu *vcpu_of(const struct kvm_vcpu *v)
 {
-	struct mcpu *c = mcpu_by_apic(v->apic_id);
-
-	MCHECK(c != NULL);
-	return c;
+	return hv_vcpu(v->index);
 }
 
 static uint8_t *op_page(struct kvm *k, uint64_t gpa)
@@ -105,23 +129,21 @@ static void op_rmp_changed(struct kvm *k, uint64_t gpa, uint64_t len)
 {
 	(void)k;
 	rmp_lock();
-	rmp_changed(gpa, len);
-	rmp_unlock();
-	rmp_flush_tlbs();
+	rmp_commit(gpa, len, true);
 }
 
 static void op_io(struct kvm *k, struct kvm_vcpu *v, uint16_t port,
 		  unsigned size, bool in, uint32_t *val)
 {
 	(void)k;
-	hv_io(cpu_of(v), exit_vmpl[v->index], port, size, in, val);
+	hv_io(vcpu_of(v), vcpu_of(v)->exit_vmpl, port, size, in, val);
 }
 
 static bool op_msr(struct kvm *k, struct kvm_vcpu *v, bool write, uint32_t msr,
 		   uint64_t *val)
 {
 	(void)k;
-	return hv_msr(cpu_of(v), exit_vmpl[v->index], write, msr, val);
+	return hv_msr(vcpu_of(v), vcpu_of(v)->exit_vmpl, write, msr, val);
 }
 
 static void op_cpuid(struct kvm *k, uint32_t leaf, uint32_t subleaf,
@@ -141,9 +163,9 @@ static void op_cpuid(struct kvm *k, uint32_t leaf, uint32_t subleaf,
  * (Restricted Injection); through the doorbell and #HV it arrives, and
  * the SVSM, which asks for no events, must terminate.
  */
-static bool inject_into_svsm(struct mcpu *c, const struct kvm_vcpu *v)
+static bool inject_into_svsm(struct hv_vcpu *hv)
 {
-	uint64_t gpa = v->doorbell_gpa[0];
+	uint64_t gpa = hv->kvm->doorbell_gpa[0];
 	uint8_t *db = guest_ptr(gpa, PAGE);
 	bool shared;
 
@@ -159,25 +181,46 @@ static bool inject_into_svsm(struct mcpu *c, const struct kvm_vcpu *v)
 	if (!shared) {
 		return false;
 	}
-	(void)world_inject(c, 0, HV_DOORBELL_VECTOR); /* refused */
+	(void)world_inject(hv->hw, &hv->ctl[0], 0,
+			   HV_DOORBELL_VECTOR); /* refused */
 	__atomic_store_n((uint16_t *)db, (uint16_t)HV_DOORBELL_VECTOR,
 			 __ATOMIC_SEQ_CST);
 	mlog("hypervisor lies (inject-ri) to vCPU %u VMPL0: #HV with vector "
 	     "0x%x, an event its VMSA's Restricted Injection refuses",
-	     c->index, HV_DOORBELL_VECTOR);
-	return world_inject(c, 0, VEC_HV);
+	     hv->index, HV_DOORBELL_VECTOR);
+	return world_inject(hv->hw, &hv->ctl[0], 0, VEC_HV);
 }
 
 static bool op_run_vmpl(struct kvm *k, struct kvm_vcpu *v, unsigned vmpl)
 {
-	struct mcpu *c = cpu_of(v);
+	struct hv_vcpu *hv = vcpu_of(v);
 
 	(void)k;
-	if (exit_vmpl[v->index] == 0 && inject_into_svsm(c, v)) {
+	if (hv->exit_vmpl == 0 && inject_into_svsm(hv)) {
 		return true; /* VMPL0 runs on, with #HV pending */
 	}
-	world_run_vmpl(c, vmpl); /* with no VMSA there, the vCPU waits */
+	/* With no VMSA there, the vCPU waits. */
+	hv->vmpl = vmpl;
+	hv->halted = false;
+	hv->held = false;
 	return true;
+}
+
+/* AP creation: give vCPU @target the VMSA at @gpa for @vmpl (or take it
+ * away, @destroy), at its next loop turn; the hardware checks it at
+ * VMRUN. */
+static void post(struct hv_vcpu *target, unsigned vmpl, uint64_t gpa,
+		 bool destroy)
+{
+	bool posted;
+
+	mlock_take(&target->post_lock);
+	posted = ap_post_put(&target->posts, vmpl, gpa, destroy);
+	mlock_drop(&target->post_lock);
+	MCHECK(posted);
+	if (target != hv_vcpu_this()) {
+		lapic_send_ipi(target->apic_id, MACHINE_VEC_WAKEUP);
+	}
 }
 
 /* The model checked the APIC ID, the VMPL and the VMSA's page; the
@@ -189,7 +232,7 @@ static uint64_t op_ap_create(struct kvm *k, struct kvm_vcpu *v,
 			     uint64_t vmsa_gpa, unsigned vmpl,
 			     uint64_t sev_features)
 {
-	struct mcpu *target = mcpu_by_apic(apic_id);
+	struct hv_vcpu *target = hv_vcpu_by_apic(apic_id);
 
 	(void)k;
 	(void)v;
@@ -202,7 +245,7 @@ static uint64_t op_ap_create(struct kvm *k, struct kvm_vcpu *v,
 		 * with init_event), its local APIC with it. */
 		hv_apic_init_event(target);
 	}
-	world_post(target, vmpl, vmsa_gpa, request == SVM_VMGEXIT_AP_DESTROY);
+	post(target, vmpl, vmsa_gpa, request == SVM_VMGEXIT_AP_DESTROY);
 	return 0;
 }
 
@@ -210,7 +253,7 @@ static bool op_mmio(struct kvm *k, struct kvm_vcpu *v, uint64_t gpa,
 		    unsigned len, bool write, uint8_t data[8])
 {
 	(void)k;
-	hv_mmio(cpu_of(v), exit_vmpl[v->index], gpa, len, write, data);
+	hv_mmio(vcpu_of(v), vcpu_of(v)->exit_vmpl, gpa, len, write, data);
 	return true;
 }
 
@@ -225,8 +268,11 @@ static uint64_t op_guest_request(struct kvm *k, const void *req, void *rsp,
  * (no SIPI wakes an SNP vCPU). */
 static bool op_ap_hlt_loop(struct kvm *k, struct kvm_vcpu *v)
 {
+	struct hv_vcpu *hv = vcpu_of(v);
+
 	(void)k;
-	world_hold(cpu_of(v));
+	hv->halted = true;
+	hv->held = true;
 	return false;
 }
 
@@ -287,7 +333,8 @@ static const char *term_reason(uint32_t set, uint32_t code)
 static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 			 uint32_t code)
 {
-	unsigned vmpl = exit_vmpl[v->index];
+	struct hv_vcpu *hv = vcpu_of(v);
+	unsigned vmpl = hv->exit_vmpl;
 	const char *why = term_reason(set, code);
 
 	(void)k;
@@ -314,7 +361,7 @@ static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 		if (shared) {
 			mlog("  GHCB MSR %llx, registered GHCB %llx: exit code "
 			     "%llx, info %llx %llx",
-			     (unsigned long long)exit_msr[v->index],
+			     (unsigned long long)hv->exit_msr,
 			     (unsigned long long)v->ghcb_gpa[vmpl],
 			     (unsigned long long)sw[0],
 			     (unsigned long long)sw[1],
@@ -322,7 +369,7 @@ static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 		} else {
 			mlog("  GHCB MSR %llx, registered GHCB %llx: not a "
 			     "shared page, not read",
-			     (unsigned long long)exit_msr[v->index],
+			     (unsigned long long)hv->exit_msr,
 			     (unsigned long long)v->ghcb_gpa[vmpl]);
 		}
 	}
@@ -338,12 +385,12 @@ static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 static void op_lie(const struct kvm *k, const char *what)
 {
 	unsigned n = __atomic_add_fetch(&lies_told, 1, __ATOMIC_RELAXED);
-	unsigned i = mcpu_this()->index;
+	const struct hv_vcpu *hv = hv_vcpu_this();
 
 	(void)k;
 	if (n <= LIES_LOGGED) {
 		mlog("hypervisor lies (%s) to vCPU %u VMPL%u: %s",
-		     hv_mode_name(mode), i, exit_vmpl[i], what);
+		     hv_mode_name(mode), hv->index, hv->exit_vmpl, what);
 	} else if (n == LIES_LOGGED + 1) {
 		mlog("hypervisor: further lies not logged");
 	}
@@ -403,6 +450,17 @@ void hv_init(enum hv_mode m)
 	unsigned i, n = mcpu_count();
 
 	mode = m;
+	nr_vcpus = n;
+	for (i = 0; i < n; i++) {
+		kvm_vcpus[i].index = i;
+		kvm_vcpus[i].apic_id = mcpu_by_apic(i)->apic_id;
+		vcpus[i] = (struct hv_vcpu){
+			.kvm = &kvm_vcpus[i],
+			.index = i,
+			.apic_id = kvm_vcpus[i].apic_id,
+			.hw = mcpu_by_apic(i),
+		};
+	}
 	psp_set_fault(mode_psp[m]);
 	hv_apic_init(n);
 	hv_io_init();
@@ -411,8 +469,6 @@ void hv_init(enum hv_mode m)
 	lie = mode_kvm[m];
 	lie_when = mode_when[m];
 	for (i = 0; i < n; i++) {
-		kvm_vcpus[i].index = i;
-		kvm_vcpus[i].apic_id = mcpu_by_apic(i)->apic_id;
 		kvm[i] = (struct kvm){
 			.ops = &machine_kvm_ops,
 			.rmp = &machine_rmp,
@@ -424,16 +480,16 @@ void hv_init(enum hv_mode m)
 	}
 }
 
-/* A run-time mode's lie for an exit from @vmpl on @c: told to the SVSM
+/* A run-time mode's lie for an exit from @vmpl on @v: told to the SVSM
  * (VMPL0) once the guest has made its first exit (HV_RUN_SVSM), or to
  * the guest only (HV_RUN_GUEST); the log says when it starts. */
-static enum kvm_behaviour run_time_lie(const struct mcpu *c, unsigned vmpl)
+static enum kvm_behaviour run_time_lie(const struct hv_vcpu *v, unsigned vmpl)
 {
 	if (vmpl != 0 &&
 	    !__atomic_exchange_n(&guest_ran, true, __ATOMIC_RELAXED)) {
 		mlog("hypervisor: vCPU %u VMPL%u made the guest's first "
 		     "exit; %s is told to %s from now on",
-		     c->index, vmpl, hv_mode_name(mode),
+		     v->index, vmpl, hv_mode_name(mode),
 		     lie_when == HV_RUN_SVSM ? "the SVSM (VMPL0)"
 					     : "the guest");
 	}
@@ -445,38 +501,31 @@ static enum kvm_behaviour run_time_lie(const struct mcpu *c, unsigned vmpl)
 		       : KVM_HONEST;
 }
 
-uint64_t hv_vmgexit(struct mcpu *c, unsigned vmpl, uint64_t msr)
+/* VMGEXIT: the model answers through the GHCB MSR (loaded at the VMPL's
+ * next VMRUN) and the GHCB page. */
+static void exit_vmgexit(struct hv_vcpu *v, unsigned vmpl,
+			 const struct world_exit *e)
 {
-	struct kvm *k = &kvm[c->index];
+	struct kvm *k = &kvm[v->index];
 
-	exit_vmpl[c->index] = vmpl;
-	exit_msr[c->index] = msr;
+	v->exit_vmpl = vmpl;
+	v->exit_msr = e->ghcb_msr;
 	if (lie_when != HV_BOOT) {
-		k->behaviour = run_time_lie(c, vmpl);
+		k->behaviour = run_time_lie(v, vmpl);
 	}
-	return kvm_vmgexit(k, &kvm_vcpus[c->index], vmpl, msr);
+	v->ctl[vmpl].ghcb_msr = kvm_vmgexit(k, v->kvm, vmpl, e->ghcb_msr);
 }
 
 /* HLT sleeps until an interrupt for the vCPU's APIC (VMPL1), or a new
  * VMSA or VMPL (any VMPL). */
-void hv_hlt(struct mcpu *c, unsigned vmpl)
+static void exit_hlt(struct hv_vcpu *v, unsigned vmpl,
+		     const struct world_exit *e)
 {
-	if (vmpl == HV_APIC_VMPL && hv_apic_pending(c)) {
+	(void)e;
+	if (vmpl == HV_APIC_VMPL && hv_apic_pending(v) >= 0) {
 		return;
 	}
-	world_halt(c);
-}
-
-void hv_before_run(struct mcpu *c, unsigned vmpl, bool interruptible)
-{
-	if (vmpl == HV_APIC_VMPL) {
-		hv_apic_before_run(c, interruptible);
-	}
-}
-
-bool hv_wake(struct mcpu *c, unsigned vmpl)
-{
-	return vmpl == HV_APIC_VMPL && hv_apic_pending(c);
+	v->halted = true;
 }
 
 /*
@@ -502,52 +551,198 @@ static bool convert_on_fault(uint64_t gpa)
 	if (e != NULL && ((e->flags & RMP_F_ASSIGNED) != 0) != to_private) {
 		ok = rmp_hv_page_state(&machine_rmp, page, false, to_private) ==
 		     SNP_RET_SUCCESS;
-		if (ok) {
-			/* A PSMASH may have split the 2 MiB around it. */
-			rmp_changed(page & ~(SNP_PAGE_SIZE_2M - 1),
-				    SNP_PAGE_SIZE_2M);
-		}
 	}
-	rmp_unlock();
-	if (ok) {
-		rmp_flush_tlbs();
-	}
+	/* A PSMASH may have split the 2 MiB around it. */
+	rmp_commit(page & ~(SNP_PAGE_SIZE_2M - 1), ok ? SNP_PAGE_SIZE_2M : 0,
+		   ok);
 	return ok;
 }
 
-void hv_npf(struct mcpu *c, unsigned vmpl, uint64_t gpa, uint64_t info1)
+/* #NPF the hardware could not resolve: MMIO or an RMP violation. */
+static void exit_npf(struct hv_vcpu *v, unsigned vmpl,
+		     const struct world_exit *e)
 {
-	if (convert_on_fault(gpa)) {
+	if (convert_on_fault(e->gpa)) {
 		return; /* the access runs again */
 	}
 	if (vmpl == 0) {
 		mlog("vCPU %u VMPL0: #NPF at %llx (error %llx): not RAM, or "
 		     "the RMP refuses it",
-		     c->index, (unsigned long long)gpa,
-		     (unsigned long long)info1);
+		     v->index, (unsigned long long)e->gpa,
+		     (unsigned long long)e->info1);
 	}
 	/* MMIO, or an access the RMP refuses: KVM's reserved-bit entries
 	 * make the hardware raise #VC(NPF) for MMIO; an RMP violation is
 	 * reflected the same way rather than hanging the vCPU. */
-	world_vc(c, vmpl, VC_NPF);
+	world_vc(v->hw, &v->ctl[vmpl], vmpl, VC_NPF);
 }
 
-void hv_cr8_write(struct mcpu *c, unsigned vmpl, uint64_t cr8)
+/* #NPF with SIZEM: smash the 2 MiB RMP entry that holds the page; the
+ * instruction runs again. */
+static void exit_sizem(struct hv_vcpu *v, unsigned vmpl,
+		       const struct world_exit *e)
 {
-	uint64_t tpr = (cr8 & 0xFu) << 4;
+	bool ok;
 
-	if (vmpl == HV_APIC_VMPL) {
-		(void)hv_apic_msr(c, true, X2APIC_TPR, &tpr);
-	}
-}
-
-void hv_npf_sizem(struct mcpu *c, unsigned vmpl, uint64_t gpa)
-{
-	(void)c;
+	(void)v;
 	(void)vmpl;
 	rmp_lock();
-	if (rmp_hv_npf_sizem(&machine_rmp, gpa) == SNP_RET_SUCCESS) {
-		rmp_changed(gpa & ~(SNP_PAGE_SIZE_2M - 1), SNP_PAGE_SIZE_2M);
+	ok = rmp_hv_npf_sizem(&machine_rmp, e->gpa) == SNP_RET_SUCCESS;
+	rmp_commit(e->gpa & ~(SNP_PAGE_SIZE_2M - 1), ok ? SNP_PAGE_SIZE_2M : 0,
+		   false);
+}
+
+/* The guest wrote CR8 (a trap: the write is done): the local APIC's TPR
+ * follows, as KVM's does. */
+static void exit_cr8(struct hv_vcpu *v, unsigned vmpl,
+		     const struct world_exit *e)
+{
+	uint64_t tpr = (e->cr8 & 0xFu) << 4;
+
+	if (vmpl == HV_APIC_VMPL) {
+		(void)hv_apic_msr(v, true, X2APIC_TPR, &tpr);
 	}
-	rmp_unlock();
+}
+
+/* A physical interrupt (the host took it), or the window opened: the
+ * loop injects at the next turn. */
+static void exit_intr(struct hv_vcpu *v, unsigned vmpl,
+		      const struct world_exit *e)
+{
+	(void)v;
+	(void)vmpl;
+	(void)e;
+}
+
+/* A triple fault (the hardware logged where): QEMU stops the VM. */
+static void exit_shutdown(struct hv_vcpu *v, unsigned vmpl,
+			  const struct world_exit *e)
+{
+	(void)v;
+	(void)vmpl;
+	(void)e;
+	world_report();
+	machine_exit(MACHINE_EXIT_GUEST_SHUTDOWN);
+}
+
+/* VMRUN refused the VMSA (deleted, stopped with EFER.SVME clear,
+ * running elsewhere): KVM stops running it; without its VMPL0 the VM is
+ * over. */
+static void exit_invalid(struct hv_vcpu *v, unsigned vmpl,
+			 const struct world_exit *e)
+{
+	(void)e;
+	if (vmpl == 0) {
+		world_log_stop(v->hw, &v->ctl[0], 0, "VMPL0 VMSA cannot run");
+		world_report();
+		machine_exit(MACHINE_EXIT_GUEST_SHUTDOWN);
+	}
+	v->ctl[vmpl].vmsa_gpa = 0;
+}
+
+typedef void (*hv_exit_fn)(struct hv_vcpu *v, unsigned vmpl,
+			   const struct world_exit *e);
+
+/* The automatic exits, KVM's svm_exit_handlers[]. */
+static const hv_exit_fn hv_exits[WORLD_EXIT_COUNT] = {
+	[WORLD_EXIT_VMGEXIT] = exit_vmgexit,
+	[WORLD_EXIT_HLT] = exit_hlt,
+	[WORLD_EXIT_NPF] = exit_npf,
+	[WORLD_EXIT_SIZEM] = exit_sizem,
+	[WORLD_EXIT_CR8] = exit_cr8,
+	[WORLD_EXIT_INTR] = exit_intr,
+	[WORLD_EXIT_SHUTDOWN] = exit_shutdown,
+	[WORLD_EXIT_INVALID] = exit_invalid,
+};
+
+/* Posts from other CPUs' AP Creation, each VMPL's: a new VMSA wakes the
+ * vCPU. */
+static void take_posts(struct hv_vcpu *v)
+{
+	struct ap_post got[MACHINE_VMPLS];
+	unsigned vmpl;
+
+	if (!ap_post_any(&v->posts)) {
+		return;
+	}
+	mlock_take(&v->post_lock);
+	ap_post_take(&v->posts, got);
+	mlock_drop(&v->post_lock);
+	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
+		if (!got[vmpl].taken) {
+			continue;
+		}
+		world_new_vmsa(v->hw, &v->ctl[vmpl], vmpl, got[vmpl].vmsa);
+		if (!got[vmpl].destroy) {
+			v->halted = false;
+			v->held = false;
+		}
+	}
+}
+
+/* Before VMPL1 runs: inject the APIC's highest pending interrupt if the
+ * guest can take it now, else ask for the interrupt window (bhyve's
+ * svm_inj_interrupts). */
+static void inject(struct hv_vcpu *v, bool interruptible)
+{
+	struct world_ctl *ctl = &v->ctl[HV_APIC_VMPL];
+	int vec = hv_apic_pending(v);
+
+	if (vec < 0) {
+		return;
+	}
+	if (interruptible && world_inject_intr(v->hw, ctl, (unsigned)vec)) {
+		hv_apic_accept(v, (unsigned)vec);
+		return;
+	}
+	world_irq_window(v->hw, ctl);
+}
+
+static const char *state_name(const struct hv_vcpu *v)
+{
+	return v->held	   ? "held (AP waits for a VMSA)"
+	       : v->halted ? "halted"
+			   : "runnable";
+}
+
+void hv_vcpu_boot(uint64_t vmsa_gpa)
+{
+	struct hv_vcpu *v = hv_vcpu_this();
+
+	v->ctl[0].vmsa_gpa = vmsa_gpa;
+}
+
+void hv_vcpu_run(void)
+{
+	struct hv_vcpu *v = hv_vcpu_this();
+
+	world_vcpu_reset(v->hw);
+	for (;;) {
+		struct world_exit e;
+		unsigned vmpl;
+		bool irq_ok;
+
+		take_posts(v);
+		vmpl = v->vmpl;
+		if (world_stop_asked(v->hw)) {
+			world_answer_stop(v->hw, &v->ctl[vmpl], vmpl,
+					  state_name(v));
+		}
+		if (v->ctl[vmpl].vmsa_gpa != 0 && v->halted && !v->held &&
+		    vmpl == HV_APIC_VMPL && hv_apic_pending(v) >= 0) {
+			v->halted = false;
+		}
+		if (v->ctl[vmpl].vmsa_gpa == 0 || v->halted) {
+			world_idle(v->hw, &v->posts);
+			continue;
+		}
+		if (world_runnable(v->hw, &v->ctl[vmpl], vmpl, &irq_ok) &&
+		    vmpl == HV_APIC_VMPL) {
+			inject(v, irq_ok);
+		}
+		world_run(v->hw, &v->ctl[vmpl], vmpl, &e);
+		MCHECK(e.code < WORLD_EXIT_COUNT);
+		hv_exits[e.code](v, vmpl, &e);
+		world_exit_done(v->hw, v->vmpl);
+	}
 }

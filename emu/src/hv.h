@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The hypervisor: what KVM does for an SNP guest, and nothing more. It is
- * reached only by automatic exits (world.c) and sees the vCPU only
- * through the GHCB MSR value and the GHCB page the guest shares. Its
+ * The hypervisor: what KVM does for an SNP guest, and nothing more. It
+ * owns each vCPU's run loop (hv_vcpu_run); the hardware (world.h) hands
+ * it only automatic exits, and it sees the vCPU only through those, the
+ * GHCB MSR value and the GHCB page the guest shares, never a VMSA. Its
  * GHCB side is the KVM model sim uses too (model/kvm); hv.c adapts it
  * to this machine.
  */
@@ -48,23 +49,11 @@ const char *hv_mode_name(enum hv_mode mode);
 void hv_init(enum hv_mode mode);
 /** The CPUID table KVM/QEMU put in a launch's CPUID page (hv_cpuid.c). */
 void hv_cpuid_table(struct snp_cpuid_table *t);
-/** VMGEXIT from @c's vCPU at @vmpl with GHCB MSR @msr: the GHCB MSR
- * value it sees after. */
-uint64_t hv_vmgexit(struct mcpu *c, unsigned vmpl, uint64_t msr);
-/** HLT (automatic exit). */
-void hv_hlt(struct mcpu *c, unsigned vmpl);
-/** Before @vmpl runs on @c: inject a pending interrupt, or wait for its
- * window (@interruptible: RFLAGS.IF and no shadow, as SEV-ES shows). */
-void hv_before_run(struct mcpu *c, unsigned vmpl, bool interruptible);
-/** Whether @c's vCPU, halted at @vmpl, has an event to wake for. */
-bool hv_wake(struct mcpu *c, unsigned vmpl);
-/** #NPF the hardware could not resolve: MMIO or an RMP violation. */
-/** The guest wrote @cr8 to CR8 at @vmpl (a trap: the write is done):
- * the local APIC's TPR follows, as KVM's does. */
-void hv_cr8_write(struct mcpu *c, unsigned vmpl, uint64_t cr8);
-void hv_npf(struct mcpu *c, unsigned vmpl, uint64_t gpa, uint64_t info1);
-/** #NPF with SIZEM: smash the 2 MiB RMP entry that holds @gpa. */
-void hv_npf_sizem(struct mcpu *c, unsigned vmpl, uint64_t gpa);
+/** This CPU's vCPU starts at VMPL0 with the VMSA at @vmsa_gpa (the boot
+ * CPU, from the launch). */
+void hv_vcpu_boot(uint64_t vmsa_gpa);
+/** Run this CPU's vCPU for ever: KVM's run loop. */
+void hv_vcpu_run(void) __attribute__((noreturn));
 /** Stop the VM: flush the guest's console lines, report, exit QEMU. */
 void hv_stop(unsigned exit_value) __attribute__((noreturn));
 

@@ -6,7 +6,6 @@
 #include "arch.h"
 #include "hv_io.h"
 #include "lapic.h"
-#include "world.h"
 
 /* x2APIC MSRs (0x800 + xAPIC offset / 16). */
 #define X_ID 0x802u
@@ -84,7 +83,7 @@ void hv_apic_init(unsigned ncpus)
 	apic_count = ncpus;
 	for (i = 0; i < ncpus; i++) {
 		struct vapic *a = &apics[i];
-		uint32_t id = mcpu_by_apic(i)->apic_id;
+		uint32_t id = hv_vcpu(i)->apic_id;
 
 		memset(a, 0, sizeof(*a));
 		a->id = id;
@@ -131,7 +130,7 @@ static void init_event(struct vapic *a)
 	}
 }
 
-void hv_apic_init_event(struct mcpu *target)
+void hv_apic_init_event(struct hv_vcpu *target)
 {
 	__atomic_store_n(&apics[target->index].init_pending, true,
 			 __ATOMIC_RELEASE);
@@ -139,7 +138,7 @@ void hv_apic_init_event(struct mcpu *target)
 
 /* @c's own APIC, on @c: a pending INIT event is applied first (KVM
  * handles the request on the target vCPU before it runs again). */
-static struct vapic *apic_of(const struct mcpu *c)
+static struct vapic *apic_of(const struct hv_vcpu *c)
 {
 	struct vapic *a = &apics[c->index];
 
@@ -197,14 +196,14 @@ static int deliverable(const struct vapic *a)
 static void accept(unsigned i, unsigned vector)
 {
 	struct vapic *a = &apics[i];
-	struct mcpu *c = mcpu_by_apic(a->id);
+	struct hv_vcpu *c = hv_vcpu_by_apic(a->id);
 
 	if (vector < 16 || !enabled(a)) {
 		return;
 	}
 	__atomic_fetch_or(&a->irr[vector / 32], 1u << (vector % 32),
 			  __ATOMIC_RELEASE);
-	if (c != NULL && c != mcpu_this()) {
+	if (c != NULL && c != hv_vcpu_this()) {
 		lapic_send_ipi(c->apic_id, MACHINE_VEC_WAKEUP);
 	}
 }
@@ -247,7 +246,7 @@ static bool dest_match(const struct vapic *a, uint32_t dest, bool logical)
 /* A write of the ICR: under SNP vCPUs start through AP Creation, so INIT
  * and SIPI do nothing (as for KVM's protected guests); NMIs are not
  * delivered (the model has no NMI Complete yet). */
-static void send_ipi(struct mcpu *c, uint64_t icr)
+static void send_ipi(struct hv_vcpu *c, uint64_t icr)
 {
 	unsigned mode = ICR_MODE(icr), vector = (unsigned)icr & 0xFFu;
 	uint32_t dest = (uint32_t)(icr >> 32);
@@ -391,7 +390,7 @@ static uint32_t timer_current(const struct vapic *a)
 	return left_ns > a->tmict ? a->tmict : (uint32_t)left_ns;
 }
 
-void hv_apic_poll(struct mcpu *c)
+void hv_apic_poll(struct hv_vcpu *c)
 {
 	struct vapic *a = apic_of(c);
 	uint64_t now, tick = serial_tick();
@@ -425,30 +424,19 @@ void hv_apic_poll(struct mcpu *c)
 	timer_rearm(a);
 }
 
-bool hv_apic_pending(struct mcpu *c)
+int hv_apic_pending(struct hv_vcpu *c)
 {
 	hv_apic_poll(c);
-	return deliverable(apic_of(c)) >= 0;
+	return deliverable(apic_of(c));
 }
 
-void hv_apic_before_run(struct mcpu *c, bool interruptible)
+void hv_apic_accept(struct hv_vcpu *c, unsigned vector)
 {
 	struct vapic *a = apic_of(c);
-	int v;
 
-	hv_apic_poll(c);
-	v = deliverable(a);
-	if (v < 0) {
-		return;
-	}
-	if (interruptible && world_inject_intr(c, HV_APIC_VMPL, (unsigned)v)) {
-		/* The APIC acknowledges it: IRR to ISR. */
-		__atomic_fetch_and(&a->irr[v / 32], ~(1u << (v % 32)),
-				   __ATOMIC_ACQ_REL);
-		a->isr[v / 32] |= 1u << (v % 32);
-		return;
-	}
-	world_irq_window(c, HV_APIC_VMPL);
+	__atomic_fetch_and(&a->irr[vector / 32], ~(1u << (vector % 32)),
+			   __ATOMIC_ACQ_REL);
+	a->isr[vector / 32] |= 1u << (vector % 32);
 }
 
 static void eoi(struct vapic *a)
@@ -543,7 +531,7 @@ static bool apic_read(struct vapic *a, uint32_t msr, uint64_t *val)
 	return false; /* EOI, SELF_IPI (write-only), reserved */
 }
 
-static bool apic_write(struct mcpu *c, struct vapic *a, uint32_t msr,
+static bool apic_write(struct hv_vcpu *c, struct vapic *a, uint32_t msr,
 		       uint64_t val)
 {
 	/* Every x2APIC register but the ICR is 32 bits: KVM #GPs a write
@@ -612,7 +600,7 @@ static bool apic_write(struct mcpu *c, struct vapic *a, uint32_t msr,
 	return false; /* read-only or reserved: #GP */
 }
 
-bool hv_apic_msr(struct mcpu *c, bool write, uint32_t msr, uint64_t *val)
+bool hv_apic_msr(struct hv_vcpu *c, bool write, uint32_t msr, uint64_t *val)
 {
 	struct vapic *a = apic_of(c);
 
@@ -640,14 +628,14 @@ bool hv_apic_msr(struct mcpu *c, bool write, uint32_t msr, uint64_t *val)
 	return write ? apic_write(c, a, msr, *val) : apic_read(a, msr, val);
 }
 
-uint64_t hv_apic_base_mode(struct mcpu *c)
+uint64_t hv_apic_base_mode(struct hv_vcpu *c)
 {
 	return (uint64_t)apic_of(c)->mode;
 }
 
 /* KVM's APIC_BASE transitions: x2APIC may only be left to disabled, and
  * entered only from xAPIC. */
-bool hv_apic_set_mode(struct mcpu *c, bool en, bool extd)
+bool hv_apic_set_mode(struct hv_vcpu *c, bool en, bool extd)
 {
 	struct vapic *a = apic_of(c);
 	enum apic_mode to = !en ? APIC_OFF : extd ? APIC_X2APIC : APIC_XAPIC;
@@ -666,7 +654,7 @@ bool hv_apic_set_mode(struct mcpu *c, bool en, bool extd)
 
 /* xAPIC MMIO: the same registers at offset / 16 + 0x800, but the ID, the
  * logical ID and model, the two halves of the ICR and EOI's value. */
-bool hv_apic_mmio(struct mcpu *c, uint32_t off, bool write, uint32_t *val)
+bool hv_apic_mmio(struct hv_vcpu *c, uint32_t off, bool write, uint32_t *val)
 {
 	struct vapic *a = apic_of(c);
 	uint32_t msr = MSR_X2APIC_FIRST + off / 16;

@@ -165,8 +165,8 @@ static uint16_t pm_port(uint16_t port)
 
 /* What ends the VM as power-off or reset; the machine cannot suspend, so
  * any sleep state is power-off. */
-static void power(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size,
-		  uint32_t val)
+static void power(struct hv_vcpu *c, unsigned vmpl, uint16_t port,
+		  unsigned size, uint32_t val)
 {
 	const char *what = NULL;
 	unsigned status = MACHINE_EXIT_GUEST_RESET;
@@ -280,7 +280,7 @@ static unsigned ports_logged;
 /* No device: reads all ones, writes dropped, the first access to each
  * port logged, up to PORTS_LOGGED ports (a guest probing for devices is
  * no error, and a scan of the whole space must not flood the log). */
-static void no_device(struct mcpu *c, unsigned vmpl, uint16_t port,
+static void no_device(struct hv_vcpu *c, unsigned vmpl, uint16_t port,
 		      unsigned size, bool in, uint32_t *val)
 {
 	uint8_t bit = (uint8_t)(1u << (port % 8));
@@ -351,8 +351,8 @@ static void apm_command(uint8_t cmd)
 	outw(pm1_cnt, cnt);
 }
 
-void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
-	   uint32_t *val)
+void hv_io(struct hv_vcpu *c, unsigned vmpl, uint16_t port, unsigned size,
+	   bool in, uint32_t *val)
 {
 	if (port == COM1 && !in && size == 1 && !com1_dlab()) {
 		com1_byte(vmpl, (char)*val);

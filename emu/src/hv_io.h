@@ -19,14 +19,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hv_vcpu.h"
 #include "machine.h"
 
 /** Turn bus mastering off on QEMU's PCI devices (host_pci.c); find the
  * chipset's ACPI PM port block (q35: LPC 00:1f.0, PMBASE); set up the
  * guest's PCI configuration space and fw_cfg. */
 void hv_io_init(void);
-void hv_io(struct mcpu *c, unsigned vmpl, uint16_t port, unsigned size, bool in,
-	   uint32_t *val);
+void hv_io(struct hv_vcpu *c, unsigned vmpl, uint16_t port, unsigned size,
+	   bool in, uint32_t *val);
 /** Whether the guest enabled COM1's "received data" interrupt. */
 bool hv_io_rx_enabled(void);
 /** On any vCPU every @interval TSC cycles or so: write out partial lines

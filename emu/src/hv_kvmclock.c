@@ -217,7 +217,7 @@ static void write_wall(unsigned cpu, uint64_t gpa)
 	rmp_unlock();
 }
 
-bool hv_kvmclock_msr(struct mcpu *c, bool write, uint32_t msr, uint64_t *val)
+bool hv_kvmclock_msr(struct hv_vcpu *c, bool write, uint32_t msr, uint64_t *val)
 {
 	uint64_t *reg;
 

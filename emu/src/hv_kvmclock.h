@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hv_vcpu.h"
 #include "machine.h"
 
 #define MSR_KVM_WALL_CLOCK_NEW 0x4B564D00u
@@ -33,6 +34,7 @@
  * clock's zero. Once, before any vCPU runs. */
 void hv_kvmclock_init(void);
 /** The two MSRs for @c's vCPU: false if @msr is neither. */
-bool hv_kvmclock_msr(struct mcpu *c, bool write, uint32_t msr, uint64_t *val);
+bool hv_kvmclock_msr(struct hv_vcpu *c, bool write, uint32_t msr,
+		     uint64_t *val);
 
 #endif /* MACHINE_HV_KVMCLOCK_H */

@@ -11,7 +11,7 @@
 #define XAPIC_BASE 0xFEE00000ull
 #define XAPIC_SIZE 0x1000ull
 
-void hv_mmio(struct mcpu *c, unsigned vmpl, uint64_t gpa, unsigned len,
+void hv_mmio(struct hv_vcpu *c, unsigned vmpl, uint64_t gpa, unsigned len,
 	     bool write, uint8_t data[8])
 {
 	uint32_t v = 0;

@@ -16,11 +16,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hv_vcpu.h"
 #include "machine.h"
 
 /** An MMIO access of @len (1..8) bytes at @gpa (outside guest RAM) from
  * @c's vCPU at @vmpl: a write gives @data, a read fills it. */
-void hv_mmio(struct mcpu *c, unsigned vmpl, uint64_t gpa, unsigned len,
+void hv_mmio(struct hv_vcpu *c, unsigned vmpl, uint64_t gpa, unsigned len,
 	     bool write, uint8_t data[8]);
 
 #endif /* MACHINE_HV_MMIO_H */

@@ -46,7 +46,7 @@ static struct vmsrs msrs[MACHINE_MAX_CPUS];
 /* The APIC starts enabled in x2APIC mode ("x2apic: enabled by BIOS");
  * Linux without IRQ remapping turns it back to xAPIC, whose registers
  * are MMIO (hv_mmio.c). */
-static uint64_t apic_base(struct mcpu *c)
+static uint64_t apic_base(struct hv_vcpu *c)
 {
 	uint64_t mode = hv_apic_base_mode(c);
 
@@ -77,7 +77,7 @@ static bool read_only(bool write, uint64_t *val, uint64_t v)
 	return true;
 }
 
-bool hv_msr(struct mcpu *c, unsigned vmpl, bool write, uint32_t msr,
+bool hv_msr(struct hv_vcpu *c, unsigned vmpl, bool write, uint32_t msr,
 	    uint64_t *val)
 {
 	struct vmsrs *m = &msrs[c->index];

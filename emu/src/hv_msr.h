@@ -12,10 +12,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hv_vcpu.h"
 #include "machine.h"
 
 /** RDMSR/WRMSR @msr from @c's vCPU at @vmpl: false is #GP. */
-bool hv_msr(struct mcpu *c, unsigned vmpl, bool write, uint32_t msr,
+bool hv_msr(struct hv_vcpu *c, unsigned vmpl, bool write, uint32_t msr,
 	    uint64_t *val);
 
 #endif /* MACHINE_HV_MSR_H */

@@ -3,7 +3,6 @@
 
 #include "svsm/std.h"
 
-#include "hv.h"
 #include "insn_decode.h"
 #include "layout.h"
 #include "rmp.h"
@@ -38,8 +37,8 @@ static void complete(struct snp_vmsa *a, uint32_t rc, bool cf)
 	a->rip += SNP_INSN_LEN;
 }
 
-static enum insn_result pvalidate(struct mcpu *c, unsigned vmpl,
-				  struct snp_vmsa *a)
+static enum insn_result pvalidate(unsigned vmpl, struct snp_vmsa *a,
+				  uint64_t *sizem_gpa)
 {
 	uint64_t size = a->rcx & 1, gpa;
 	uint64_t span = size != 0 ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE;
@@ -58,15 +57,15 @@ static enum insn_result pvalidate(struct mcpu *c, unsigned vmpl,
 	changed = rc == SNP_RET_SUCCESS && !unchanged;
 	rmp_commit(gpa, changed ? span : 0, changed);
 	if (rc == RMP_NPF_SIZEM) {
-		hv_npf_sizem(c, vmpl, gpa);
-		return INSN_DONE; /* executed again */
+		*sizem_gpa = gpa;
+		return INSN_SIZEM; /* executed again */
 	}
 	complete(a, rc, unchanged);
 	return INSN_DONE;
 }
 
-static enum insn_result rmpadjust(struct mcpu *c, unsigned vmpl,
-				  struct snp_vmsa *a)
+static enum insn_result rmpadjust(unsigned vmpl, struct snp_vmsa *a,
+				  uint64_t *sizem_gpa)
 {
 	uint64_t size = a->rcx & 1, gpa;
 	uint64_t span = size != 0 ? SNP_PAGE_SIZE_2M : SNP_PAGE_SIZE;
@@ -80,14 +79,15 @@ static enum insn_result rmpadjust(struct mcpu *c, unsigned vmpl,
 	rmp_commit(gpa, rc == SNP_RET_SUCCESS ? span : 0,
 		   rc == SNP_RET_SUCCESS);
 	if (rc == RMP_NPF_SIZEM) {
-		hv_npf_sizem(c, vmpl, gpa);
-		return INSN_DONE;
+		*sizem_gpa = gpa;
+		return INSN_SIZEM;
 	}
 	complete(a, rc, false);
 	return INSN_DONE;
 }
 
-enum insn_result insn_ud(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+enum insn_result insn_ud(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+			 uint64_t *sizem_gpa)
 {
 	uint8_t insn[SNP_INSN_LEN];
 	enum insn_kind kind;
@@ -98,10 +98,10 @@ enum insn_result insn_ud(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	}
 	kind = insn_decode_kind(insn, sizeof(insn), &len);
 	if (kind == INSN_KIND_PVALIDATE) {
-		return pvalidate(c, vmpl, a);
+		return pvalidate(vmpl, a, sizem_gpa);
 	}
 	if (kind == INSN_KIND_RMPADJUST) {
-		return rmpadjust(c, vmpl, a);
+		return rmpadjust(vmpl, a, sizem_gpa);
 	}
 	/* The SNP instructions and INVLPGB/TLBSYNC are CPL 0's: #GP
 	 * elsewhere (PVALIDATE, RMPADJUST check it themselves). */

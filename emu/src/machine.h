@@ -38,15 +38,15 @@ void mlock_drop(struct mlock *l);
 _Static_assert(MACHINE_VMPLS == AP_POST_VMPLS, "a post slot per VMPL");
 #define PAGE 4096ull
 
-/* The guest vCPU's state the hardware keeps: one VMSA per VMPL (host
- * pointers into guest RAM, 0 = none), the VMPL it runs at now, and what
- * SEV-ES keeps in the VMSA that QEMU cannot: the GHCB MSR. */
+/* The guest vCPU's state the hardware keeps besides its VMSAs (which
+ * the hypervisor names, struct world_ctl): the VMPL that ran last, and
+ * what SEV-ES keeps in the VMSA that QEMU cannot: the GHCB MSR. */
 struct mvcpu {
-	uint64_t vmsa_gpa[MACHINE_VMPLS];
 	unsigned vmpl;
 	uint64_t ghcb_msr[MACHINE_VMPLS];
-	bool halted; /* HLT: waits for an interrupt or a new VMSA */
-	bool held;   /* AP HLT loop: waits for a new VMSA only */
+	/* A VMGEXIT was handed to the hypervisor: its answer (the GHCB
+	 * MSR) is loaded at that VMPL's next VMRUN, and only then. */
+	bool ghcb_reply_due[MACHINE_VMPLS];
 	/* TSC_AUX per VMPL (SEV-ES keeps it per VMSA; never intercepted,
 	 * as KVM leaves it to a guest with RDTSCP). */
 	uint64_t tsc_aux[MACHINE_VMPLS];
@@ -63,18 +63,8 @@ struct mcpu {
 	struct vmcb *vmcb[MACHINE_VMPLS];
 	struct svm_gprs gprs;
 	struct mvcpu vcpu;
-	/* VMSAs the hypervisor posted for this CPU's vCPU (AP creation on
-	 * another CPU), one slot per VMPL (ap_post.h), taken at the next loop
-	 * turn. Under post_lock. */
-	struct ap_posts posts;
 	/* An exception the hardware raises at the next VMRUN. */
 	uint64_t pending_event;
-	/* An event the hypervisor injects into a VMPL's VMSA when it next
-	 * runs (checked against Restricted Injection when asked). */
-	uint64_t hv_event[MACHINE_VMPLS];
-	/* The hypervisor waits for the VMPL to take an interrupt (V_IRQ
-	 * with the VINTR intercept at the next VMRUN). */
-	bool irq_window[MACHINE_VMPLS];
 	uint64_t tsc_aux_loaded; /* TSC_AUX in this CPU's register */
 	/* TLB shoot-down (rmp.c). */
 	bool in_guest;
@@ -87,7 +77,6 @@ struct mcpu {
 	 * the VMPL whose state the registers hold now. */
 	void *fpu[MACHINE_VMPLS + 1]; /* [MACHINE_VMPLS]: nobody's */
 	unsigned fpu_vmpl;
-	struct mlock post_lock;
 	uint64_t held_vmsa; /* the VMSA marked in use, 0 = none */
 };
 

@@ -148,7 +148,7 @@ static uint64_t max_ram_below_4g(void)
 static void ap_main(struct mcpu *c)
 {
 	world_cpu_init(c);
-	world_loop(c);
+	hv_vcpu_run();
 }
 
 /* Every bank private from the start, as KVM makes an SNP guest's memory
@@ -255,6 +255,6 @@ void machine_main(uint32_t start_info_pa)
 	mlog("launch measurement %s", hex);
 	world_cpu_init(mcpu_this());
 	cpus_start_aps(ap_main);
-	mcpu_this()->vcpu.vmsa_gpa[0] = boot_vmsa;
-	world_loop(mcpu_this());
+	hv_vcpu_boot(boot_vmsa);
+	hv_vcpu_run();
 }

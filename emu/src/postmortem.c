@@ -148,7 +148,8 @@ void pm_print(void)
 	}
 }
 
-void pm_answer(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a)
+void pm_answer(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
+	       const char *state)
 {
 	uint64_t deadline;
 	unsigned i, n = mcpu_count();
@@ -158,11 +159,7 @@ void pm_answer(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a)
 	} else {
 		mlog("stop: vCPU %u VMPL%u %s: RIP %llx CPL %u RFLAGS %llx "
 		     "CR0 %llx CR3 %llx CR4 %llx EFER %llx",
-		     c->index, vmpl,
-		     c->vcpu.held     ? "held (AP waits for a VMSA)"
-		     : c->vcpu.halted ? "halted"
-				      : "runnable",
-		     (unsigned long long)a->rip, a->cpl,
+		     c->index, vmpl, state, (unsigned long long)a->rip, a->cpl,
 		     (unsigned long long)a->rflags, (unsigned long long)a->cr0,
 		     (unsigned long long)a->cr3, (unsigned long long)a->cr4,
 		     (unsigned long long)a->efer);

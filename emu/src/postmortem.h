@@ -39,11 +39,13 @@ void pm_request(void);
 bool pm_pending(unsigned cpu);
 /**
  * Answer a stop request on @c: print where its vCPU is (@a: the VMSA of
- * @vmpl, NULL if it has none); on the boot CPU, then wait a moment for
+ * @vmpl, NULL if it has none; @state: what the hypervisor has it do,
+ * runnable, halted or held); on the boot CPU, then wait a moment for
  * the others' answers. The caller then stops the machine (the boot CPU)
  * or halts for good (the others).
  */
-void pm_answer(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a);
+void pm_answer(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
+	       const char *state);
 
 /** Print @a's control registers and the page-table entries that map its
  * RIP and IDT, as a walk reads them now (a shutdown's why). */

@@ -9,9 +9,10 @@
  *   (vmsa_model_can_run) for the VMPL it runs at;
  * - what SEV-ES does not let the hypervisor see stays here: a
  *   non-automatic exit (CPUID, port I/O, MSRs, VMMCALL, MMIO) becomes #VC
- *   in the guest; only automatic exits (VMGEXIT, HLT, interrupts, a
- *   shutdown) reach the hypervisor (hv.c), which learns nothing but the
- *   exit and the GHCB MSR.
+ *   in the guest, inside world_run(); only automatic exits (VMGEXIT, HLT,
+ *   #NPF, CR8 writes, interrupts, a shutdown) are returned to the
+ *   hypervisor (hv.c), which owns the loop and learns nothing but the
+ *   exit and the GHCB MSR. This file calls nothing of the hypervisor's.
  */
 #include "world.h"
 
@@ -23,7 +24,6 @@
 
 #include "arch.h"
 #include "fpu.h"
-#include "hv.h"
 #include "insn.h"
 #include "instrument.h"
 #include "lapic.h"
@@ -133,9 +133,11 @@ static void vmcb_init(struct vmcb *vmcb, unsigned vmpl)
 	ctl->n_cr3 = npt_root(vmpl, true);
 }
 
-static struct snp_vmsa *vmsa_of(struct mcpu *c, unsigned vmpl)
+/* The VMSA at @gpa as the hardware reads it (NULL: none, or not guest
+ * memory; the RMP check at VMRUN says whether it may run). */
+static struct snp_vmsa *vmsa_at(uint64_t gpa)
 {
-	return guest_ptr(c->vcpu.vmsa_gpa[vmpl], PAGE);
+	return gpa != 0 ? guest_ptr(gpa, PAGE) : NULL;
 }
 
 /* VMSA -> VMCB: the fields VMRUN and VMLOAD take from the save area. */
@@ -271,9 +273,9 @@ static void fpu_switch(struct mcpu *c, unsigned vmpl, uint64_t xcr0)
 }
 
 /* The hardware's VMRUN checks and the in-use mark, in one step. */
-static bool begin_run(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+static bool begin_run(struct mcpu *c, uint64_t gpa, unsigned vmpl,
+		      struct snp_vmsa *a)
 {
-	uint64_t gpa = c->vcpu.vmsa_gpa[vmpl];
 	const struct rmp_entry *e;
 	bool ok;
 
@@ -338,7 +340,8 @@ static bool raised_by_instruction(uint64_t info)
 		(vector == VEC_BP || vector == VEC_OF));
 }
 
-static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+static void run_once(struct mcpu *c, struct world_ctl *wc, unsigned vmpl,
+		     struct snp_vmsa *a)
 {
 	struct vmcb *vmcb = c->vmcb[vmpl];
 	struct vmcb_control *ctl = &vmcb->control;
@@ -346,8 +349,8 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 
 	fpu_switch(c, vmpl, a->xcr0 != 0 ? a->xcr0 : 1);
 	if (c->pending_event == 0) {
-		c->pending_event = c->hv_event[vmpl];
-		c->hv_event[vmpl] = 0;
+		c->pending_event = wc->event;
+		wc->event = 0;
 	}
 	/* An injected interrupt, delivered by the machine (vc.h: QEMU would
 	 * deliver it twice now and then); EVENTINJ takes the rest. */
@@ -364,12 +367,11 @@ static void run_once(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	ctl->int_ctl &= ~(VMCB_INT_CTL_V_IRQ | VMCB_INT_CTL_V_INTR_PRIO(0xF) |
 			  VMCB_INT_CTL_V_IGN_TPR);
 	ctl->intercept1 &= ~VMCB_I1_VINTR;
-	if (c->irq_window[vmpl]) {
+	if (wc->irq_window) {
 		ctl->int_ctl |= VMCB_INT_CTL_V_IRQ |
 				VMCB_INT_CTL_V_INTR_PRIO(0xF) |
 				VMCB_INT_CTL_V_IGN_TPR;
 		ctl->intercept1 |= VMCB_I1_VINTR;
-		c->irq_window[vmpl] = false;
 	}
 	if (c->tsc_aux_loaded != c->vcpu.tsc_aux[vmpl]) {
 		wrmsr(MSR_TSC_AUX, c->vcpu.tsc_aux[vmpl]);
@@ -428,7 +430,7 @@ static void inject_pf(struct mcpu *c, struct snp_vmsa *a,
 	inject_hw(c, VEC_PF, true, f->error);
 }
 
-static void shutdown(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
+static void stop_log(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
 		     const char *why)
 {
 	mlog("vCPU %u VMPL%u: %s at RIP %llx", c->index, vmpl, why,
@@ -436,6 +438,22 @@ static void shutdown(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
 	if (a != NULL) {
 		pm_vcpu(c->index, vmpl, a);
 	}
+}
+
+void world_log_stop(struct mcpu *c, const struct world_ctl *ctl, unsigned vmpl,
+		    const char *why)
+{
+	stop_log(c, vmpl, vmsa_at(ctl->vmsa_gpa), why);
+}
+
+/* A triple fault while the hardware delivers an event it raised itself:
+ * the VM is over. */
+static void shutdown(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
+		     const char *why) __attribute__((noreturn));
+static void shutdown(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
+		     const char *why)
+{
+	stop_log(c, vmpl, a, why);
 	world_report();
 	machine_exit(MACHINE_EXIT_GUEST_SHUTDOWN);
 }
@@ -488,9 +506,10 @@ static void raise_vc(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 	}
 }
 
-void world_vc(struct mcpu *c, unsigned vmpl, uint64_t code)
+void world_vc(struct mcpu *c, const struct world_ctl *ctl, unsigned vmpl,
+	      uint64_t code)
 {
-	struct snp_vmsa *a = vmsa_of(c, vmpl);
+	struct snp_vmsa *a = vmsa_at(ctl->vmsa_gpa);
 
 	MCHECK(a != NULL);
 	raise_vc(c, vmpl, a, code);
@@ -600,7 +619,7 @@ static bool private_by_hardware(struct mcpu *c, unsigned vmpl,
 
 /* #NPF. The nested tables map exactly what the RMP allows, so this is an
  * access the RMP refuses, or one a stale translation missed. */
-static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+static bool exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 		     uint64_t info1, uint64_t gpa)
 {
 	uint64_t page = gpa & ~MACHINE_C_MASK & ~(PAGE - 1);
@@ -608,7 +627,7 @@ static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 	enum rmp_fault fault = RMP_FAULT_NPF;
 
 	if (private_by_hardware(c, vmpl, a, info1, gpa)) {
-		return; /* the walk or fetch runs again, privately */
+		return false; /* the walk or fetch runs again, privately */
 	}
 	if ((info1 & (NPF_PT_WALK | NPF_FETCH)) != 0) {
 		gpa |= MACHINE_C_MASK; /* judged as the private access it is */
@@ -621,7 +640,7 @@ static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 	 * own.) */
 	if ((gpa & MACHINE_C_MASK) == 0 && (a->cr0 & CR0_PG) != 0 &&
 	    c->vmcb[vmpl]->control.n_cr3 == npt_root(vmpl, false)) {
-		return;
+		return false;
 	}
 	if ((info1 & NPF_WRITE) != 0) {
 		perm |= RMP_PERM_WRITE;
@@ -648,15 +667,15 @@ static void exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 	c->npf_retry_gpa = fault == RMP_ACCESS_OK ? gpa : 0;
 	if (fault == RMP_ACCESS_OK) {
 		c->flush_self = true; /* and retry */
-		return;
+		return false;
 	}
 	if (fault == RMP_FAULT_NOT_VALIDATED) {
 		raise_vc(c, vmpl, a, VC_NPF_NOT_VALIDATED);
-		return;
+		return false;
 	}
 	/* Automatic exit to the hypervisor: MMIO (outside RAM) or an RMP
 	 * violation. */
-	hv_npf(c, vmpl, gpa, info1);
+	return true;
 }
 
 static uint64_t vmsa_gpr(const struct snp_vmsa *a, unsigned r)
@@ -676,7 +695,8 @@ static uint64_t vmsa_gpr(const struct snp_vmsa *a, unsigned r)
  * [REX] 0F 22 /r with REX.R (CR8), and AMD's LOCK 0F 22 /r (CR0 with LOCK:
  * CR8). Anything else is #UD.
  */
-static void exit_cr8(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+static bool exit_cr8(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+		     uint64_t *cr8)
 {
 	uint8_t b[4];
 	unsigned at = 0, rex = 0;
@@ -684,7 +704,7 @@ static void exit_cr8(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 
 	if (!gw_read(a, vmpl, a->rip, b, sizeof(b), true)) {
 		inject_hw(c, VEC_UD, false, 0);
-		return;
+		return false;
 	}
 	if (b[0] == 0xF0 || (b[0] & 0xF0u) == 0x40u) {
 		rex = b[0] == 0xF0 ? 0 : b[0];
@@ -694,20 +714,21 @@ static void exit_cr8(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	    (b[at + 2] & 0xC0u) != 0xC0u || ((b[at + 2] >> 3) & 7u) != 0 ||
 	    (b[0] != 0xF0 && (rex & 4u) == 0)) {
 		inject_hw(c, VEC_UD, false, 0);
-		return;
+		return false;
 	}
 	v = vmsa_gpr(a, (b[at + 2] & 7u) | ((rex & 1u) << 3));
 	if ((v & ~VMCB_INT_CTL_V_TPR_MASK) != 0) {
 		inject_hw(c, VEC_GP, true, 0); /* reserved bits */
-		return;
+		return false;
 	}
 	c->vmcb[vmpl]->control.int_ctl =
 		(c->vmcb[vmpl]->control.int_ctl & ~VMCB_INT_CTL_V_TPR_MASK) | v;
 	a->rip += at + 3;
-	hv_cr8_write(c, vmpl, v);
+	*cr8 = v; /* a trap to the hypervisor: the write is done */
+	return true;
 }
 
-static void exit_vmmcall(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+static bool exit_vmmcall(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 {
 	static const uint8_t vmgexit[VMGEXIT_LEN] = {0xF3, 0x0F, 0x01, 0xD9};
 	uint8_t insn[VMGEXIT_LEN];
@@ -718,14 +739,17 @@ static void exit_vmmcall(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 		 * VMSA records the exit (the SVSM reads it). */
 		a->rip += VMGEXIT_LEN;
 		a->guest_exit_code = SVM_EXIT_VMGEXIT;
-		c->vcpu.ghcb_msr[vmpl] =
-			hv_vmgexit(c, vmpl, c->vcpu.ghcb_msr[vmpl]);
-		return;
+		return true;
 	}
 	raise_vc(c, vmpl, a, SVM_EXIT_VMMCALL);
+	return false;
 }
 
-static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
+/* The hardware's part of the exit in @c's VMCB for @vmpl. True: an
+ * automatic exit, for the hypervisor (@e); false: handled (#VC, the SNP
+ * instructions, the GHCB MSR, ...), the VMSA runs again. */
+static bool dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
+		     struct world_exit *e)
 {
 	const struct vmcb_control *ctl = &c->vmcb[vmpl]->control;
 	uint32_t code = (uint32_t)ctl->exit_code;
@@ -742,21 +766,24 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	}
 	switch (code) {
 	case SVM_EXIT_VMMCALL:
-		exit_vmmcall(c, vmpl, a);
-		break;
+		e->code = WORLD_EXIT_VMGEXIT;
+		e->ghcb_msr = c->vcpu.ghcb_msr[vmpl];
+		return exit_vmmcall(c, vmpl, a);
 	case SVM_EXIT_MSR:
 		exit_msr(c, vmpl, a, ctl->exit_info_1 == 1);
-		break;
+		return false;
 	case SVM_EXIT_CPUID:
 	case SVM_EXIT_IOIO:
 		raise_vc(c, vmpl, a, code);
-		break;
+		return false;
 	case SVM_EXIT_NPF:
-		exit_npf(c, vmpl, a, ctl->exit_info_1, ctl->exit_info_2);
-		break;
+		e->code = WORLD_EXIT_NPF;
+		e->gpa = ctl->exit_info_2;
+		e->info1 = ctl->exit_info_1;
+		return exit_npf(c, vmpl, a, ctl->exit_info_1, ctl->exit_info_2);
 	case SVM_EXIT_UD: {
 		struct gw_fault f;
-		enum insn_result r = insn_ud(c, vmpl, a);
+		enum insn_result r = insn_ud(c, vmpl, a, &e->gpa);
 
 		if (r == INSN_UD) {
 			r = xsave_ud(c, vmpl, a, &f);
@@ -764,6 +791,10 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 		switch (r) {
 		case INSN_DONE:
 			break;
+		case INSN_SIZEM: /* executed again once the hypervisor
+				    smashed the 2 MiB entry */
+			e->code = WORLD_EXIT_SIZEM;
+			return true;
 		case INSN_UD:
 			inject_hw(c, VEC_UD, false, 0);
 			break;
@@ -774,7 +805,7 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 			inject_pf(c, a, &f);
 			break;
 		}
-		break;
+		return false;
 	}
 	case SVM_EXIT_EXCP_BASE + VEC_GP: {
 		struct gw_fault f;
@@ -791,25 +822,28 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 			/* the guest's own #GP */
 			inject_hw(c, VEC_GP, true, (uint32_t)ctl->exit_info_1);
 		}
-		break;
+		return false;
 	}
-	case SVM_EXIT_VINTR: /* the window is open: the loop injects */
-		break;
+	case SVM_EXIT_VINTR: /* the window is open: the hypervisor injects */
+		e->code = WORLD_EXIT_INTR;
+		return true;
 	case SVM_EXIT_INTR:
 	case SVM_EXIT_NMI:
 		/* The IPI handler runs (EOI) in the one-instruction window. */
 		__asm__ volatile("sti; nop; cli" ::: "memory");
-		break;
+		e->code = WORLD_EXIT_INTR;
+		return true;
 	case SVM_EXIT_WRITE_CR8:
-		exit_cr8(c, vmpl, a);
-		break;
+		e->code = WORLD_EXIT_CR8;
+		return exit_cr8(c, vmpl, a, &e->cr8);
 	case SVM_EXIT_HLT:
 		a->rip += 1;
-		hv_hlt(c, vmpl);
-		break;
+		e->code = WORLD_EXIT_HLT;
+		return true;
 	case SVM_EXIT_SHUTDOWN:
-		shutdown(c, vmpl, a, "shutdown (triple fault)");
-		break;
+		stop_log(c, vmpl, a, "shutdown (triple fault)");
+		e->code = WORLD_EXIT_SHUTDOWN;
+		return true;
 	case SVM_EXIT_VMRUN:
 	case SVM_EXIT_VMLOAD:
 	case SVM_EXIT_VMLOAD + 1: /* VMSAVE */
@@ -817,108 +851,90 @@ static void dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a)
 	case SVM_EXIT_VMLOAD + 3: /* CLGI */
 	case SVM_EXIT_SKINIT:
 		inject_hw(c, VEC_UD, false, 0);
-		break;
+		return false;
 	case SVM_EXIT_INVALID:
-		shutdown(c, vmpl, a, "VMRUN refused the VMSA's state");
-		break;
+		stop_log(c, vmpl, a, "VMRUN refused the VMSA's state");
+		e->code = WORLD_EXIT_SHUTDOWN;
+		return true;
 	default:
 		mlog("vCPU %u VMPL%u: unexpected exit %x", c->index, vmpl,
 		     code);
-		shutdown(c, vmpl, a, "unhandled exit");
-		break;
+		stop_log(c, vmpl, a, "unhandled exit");
+		e->code = WORLD_EXIT_SHUTDOWN;
+		return true;
 	}
 }
 
-/* Posts from other CPUs' hypervisor work (AP creation), each VMPL's. */
-static void take_posts(struct mcpu *c)
+void world_vcpu_reset(struct mcpu *c)
 {
-	struct ap_post got[MACHINE_VMPLS];
 	unsigned vmpl;
 
-	if (!ap_post_any(&c->posts)) {
-		return;
-	}
-	mlock_take(&c->post_lock);
-	ap_post_take(&c->posts, got);
-	mlock_drop(&c->post_lock);
 	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
-		if (!got[vmpl].taken) {
-			continue;
-		}
-		c->vcpu.vmsa_gpa[vmpl] = got[vmpl].vmsa;
-		if (!got[vmpl].destroy) {
-			/* A new VMSA starts in the x87/SSE init state; the
-			 * registers' state, if it was this VMPL's, is the old
-			 * VMSA's and nobody's now. */
-			fpu_reset(c->fpu[vmpl]);
-			if (c->fpu_vmpl == vmpl) {
-				c->fpu_vmpl = MACHINE_VMPLS;
-			}
-			c->vcpu.halted = false;
-			c->vcpu.held = false;
+		vmcb_init(c->vmcb[vmpl], vmpl);
+		fpu_reset(c->fpu[vmpl]);
+	}
+	c->fpu_vmpl = MACHINE_VMPLS; /* the machine's own: nobody's */
+	instr_at(c->index, INSTR_MACHINE);
+}
+
+void world_new_vmsa(struct mcpu *c, struct world_ctl *ctl, unsigned vmpl,
+		    uint64_t gpa)
+{
+	MCHECK(vmpl < MACHINE_VMPLS);
+	ctl->vmsa_gpa = gpa;
+	if (gpa != 0) {
+		/* A new VMSA starts in the x87/SSE init state; the
+		 * registers' state, if it was this VMPL's, is the old
+		 * VMSA's and nobody's now. */
+		fpu_reset(c->fpu[vmpl]);
+		if (c->fpu_vmpl == vmpl) {
+			c->fpu_vmpl = MACHINE_VMPLS;
 		}
 	}
 }
 
-void world_post(struct mcpu *target, unsigned vmpl, uint64_t gpa, bool destroy)
+static bool restricted_injection(const struct world_ctl *ctl)
 {
-	bool posted;
-
-	mlock_take(&target->post_lock);
-	posted = ap_post_put(&target->posts, vmpl, gpa, destroy);
-	mlock_drop(&target->post_lock);
-	MCHECK(posted);
-	if (target != mcpu_this()) {
-		lapic_send_ipi(target->apic_id, MACHINE_VEC_WAKEUP);
-	}
-}
-
-void world_run_vmpl(struct mcpu *c, unsigned vmpl)
-{
-	c->vcpu.vmpl = vmpl;
-	c->vcpu.halted = false;
-	c->vcpu.held = false;
-}
-
-static bool restricted_injection(struct mcpu *c, unsigned vmpl)
-{
-	const struct snp_vmsa *a = vmsa_of(c, vmpl);
+	const struct snp_vmsa *a = vmsa_at(ctl->vmsa_gpa);
 
 	return a != NULL &&
 	       (a->sev_features & SEV_FEAT_RESTRICTED_INJECTION) != 0;
 }
 
-bool world_inject(struct mcpu *c, unsigned vmpl, unsigned vector)
+bool world_inject(struct mcpu *c, struct world_ctl *ctl, unsigned vmpl,
+		  unsigned vector)
 {
-	if (restricted_injection(c, vmpl) && vector != VEC_HV) {
+	if (restricted_injection(ctl) && vector != VEC_HV) {
 		mlog("vCPU %u VMPL%u: injection of vector %u refused "
 		     "(Restricted Injection)",
 		     c->index, vmpl, vector);
 		return false;
 	}
-	c->hv_event[vmpl] = vector | EVENT_TYPE_EXCEPTION | EVENT_VALID;
+	ctl->event = vector | EVENT_TYPE_EXCEPTION | EVENT_VALID;
 	return true;
 }
 
-bool world_inject_intr(struct mcpu *c, unsigned vmpl, unsigned vector)
+bool world_inject_intr(struct mcpu *c, struct world_ctl *ctl, unsigned vector)
 {
-	if (c->hv_event[vmpl] != 0 ||
-	    (vmpl == c->vcpu.vmpl && c->pending_event != 0)) {
+	/* The hardware's own event (an exception, one cut short) goes
+	 * first. */
+	if (ctl->event != 0 || c->pending_event != 0) {
 		return false;
 	}
-	if (restricted_injection(c, vmpl)) {
+	if (restricted_injection(ctl)) {
 		return false; /* refused, as hardware refuses it */
 	}
-	c->hv_event[vmpl] = (vector & 0xFFu) | EVENT_TYPE_INTR | EVENT_VALID;
+	ctl->event = (vector & 0xFFu) | EVENT_TYPE_INTR | EVENT_VALID;
 	return true;
 }
 
-void world_irq_window(struct mcpu *c, unsigned vmpl)
+void world_irq_window(struct mcpu *c, struct world_ctl *ctl)
 {
+	(void)c;
 	/* A VMSA with Restricted Injection takes no virtual interrupt
 	 * either: no window that could never be used. */
-	if (!restricted_injection(c, vmpl)) {
-		c->irq_window[vmpl] = true;
+	if (!restricted_injection(ctl)) {
+		ctl->irq_window = true;
 	}
 }
 
@@ -931,32 +947,48 @@ static bool interruptible(struct mcpu *c, unsigned vmpl,
 	       (c->vmcb[vmpl]->control.int_state & VMCB_INT_STATE_SHADOW) == 0;
 }
 
-void world_halt(struct mcpu *c)
+bool world_runnable(struct mcpu *c, const struct world_ctl *ctl, unsigned vmpl,
+		    bool *irq_ok)
 {
-	c->vcpu.halted = true;
+	const struct snp_vmsa *a = vmsa_at(ctl->vmsa_gpa);
+	const struct rmp_entry *e;
+	bool ok;
+
+	if (a == NULL) {
+		return false;
+	}
+	rmp_lock();
+	e = rmp_lookup(&machine_rmp, ctl->vmsa_gpa);
+	ok = e != NULL &&
+	     vmsa_model_can_run(&machine_rmp, ctl->vmsa_gpa, a, vmpl) ==
+		     VMSA_RUN_OK &&
+	     (e->flags & RMP_F_IN_USE) == 0;
+	rmp_unlock();
+	*irq_ok = interruptible(c, vmpl, a);
+	return ok;
 }
 
-void world_hold(struct mcpu *c)
+void world_idle(struct mcpu *c, const struct ap_posts *posts)
 {
-	c->vcpu.halted = true;
-	c->vcpu.held = true;
-}
-
-static void idle(struct mcpu *c)
-{
+	instr_at(c->index, INSTR_IDLE);
 	__asm__ volatile("cli" ::: "memory");
-	if (!ap_post_any(&c->posts) && !pm_pending(c->index)) {
+	if (!ap_post_any(posts) && !pm_pending(c->index)) {
 		/* STI's shadow covers HLT: no wake-up is lost between (an
 		 * NMI is: the host's grace period covers that). */
 		__asm__ volatile("sti; hlt; cli" ::: "memory");
 	}
+	instr_at(c->index, INSTR_MACHINE);
 }
 
-/* The host asked for a stop (an NMI, postmortem.h): every CPU says where
- * its vCPU is; the boot CPU then stops the machine. */
-static void answer_stop(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a)
+bool world_stop_asked(const struct mcpu *c)
 {
-	pm_answer(c, vmpl, a);
+	return pm_pending(c->index);
+}
+
+void world_answer_stop(struct mcpu *c, const struct world_ctl *ctl,
+		       unsigned vmpl, const char *state)
+{
+	pm_answer(c, vmpl, vmsa_at(ctl->vmsa_gpa), state);
 	if (c->index != 0) {
 		halt_forever();
 	}
@@ -965,53 +997,55 @@ static void answer_stop(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a)
 	machine_exit(MACHINE_EXIT_HOST_STOP);
 }
 
-void world_loop(struct mcpu *c)
+void world_run(struct mcpu *c, struct world_ctl *ctl, unsigned vmpl,
+	       struct world_exit *e)
 {
-	unsigned vmpl;
+	uint64_t gpa = ctl->vmsa_gpa;
+	struct snp_vmsa *a = vmsa_at(gpa);
+	bool first;
 
-	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
-		vmcb_init(c->vmcb[vmpl], vmpl);
-		fpu_reset(c->fpu[vmpl]);
+	MCHECK(vmpl < MACHINE_VMPLS);
+	end_run(c); /* a hypervisor that did not say it was done */
+	if (c->vcpu.ghcb_reply_due[vmpl]) {
+		c->vcpu.ghcb_msr[vmpl] = ctl->ghcb_msr;
+		c->vcpu.ghcb_reply_due[vmpl] = false;
 	}
-	c->fpu_vmpl = MACHINE_VMPLS; /* the machine's own: nobody's */
-	instr_at(c->index, INSTR_MACHINE);
-	for (;;) {
-		struct snp_vmsa *a;
-
-		take_posts(c);
-		vmpl = c->vcpu.vmpl;
-		a = c->vcpu.vmsa_gpa[vmpl] != 0 ? vmsa_of(c, vmpl) : NULL;
-		if (pm_pending(c->index)) {
-			answer_stop(c, vmpl, a);
+	for (first = true;; first = false) {
+		*e = (struct world_exit){.code = WORLD_EXIT_INVALID};
+		/* Deleted, stopped (EFER.SVME clear), running elsewhere:
+		 * VMRUN fails. */
+		if (a == NULL || !begin_run(c, gpa, vmpl, a)) {
+			break;
 		}
-		if (a != NULL && c->vcpu.halted && !c->vcpu.held &&
-		    hv_wake(c, vmpl)) {
-			c->vcpu.halted = false;
+		/* The window the hypervisor waits for is open before this
+		 * VMRUN: its interrupt goes in at the next. */
+		if (!first && ctl->irq_window && interruptible(c, vmpl, a)) {
+			e->code = WORLD_EXIT_INTR;
+			break;
 		}
-		if (a == NULL || c->vcpu.halted) {
-			instr_at(c->index, INSTR_IDLE);
-			idle(c);
-			instr_at(c->index, INSTR_MACHINE);
-			continue;
-		}
-		if (!begin_run(c, vmpl, a)) {
-			/* Deleted, stopped (EFER.SVME clear), running
-			 * elsewhere: VMRUN fails; KVM stops running it. */
-			if (vmpl == 0) {
-				shutdown(c, vmpl, a, "VMPL0 VMSA cannot run");
-			}
-			c->vcpu.vmsa_gpa[vmpl] = 0;
-			continue;
-		}
-		hv_before_run(c, vmpl, interruptible(c, vmpl, a));
-		run_once(c, vmpl, a);
-		dispatch(c, vmpl, a);
-		if (vmpl != 0 && c->vcpu.vmpl == 0) {
-			instr_call(c->index, a->rax); /* run VMPL0: a call */
-			pm_call(c->index, a->rax);
+		c->vcpu.vmpl = vmpl;
+		run_once(c, ctl, vmpl, a);
+		if (dispatch(c, vmpl, a, e)) {
+			break;
 		}
 		end_run(c);
 	}
+	ctl->irq_window = false; /* asked for again before each run */
+	if (e->code == WORLD_EXIT_VMGEXIT) {
+		ctl->ghcb_msr = e->ghcb_msr;
+		c->vcpu.ghcb_reply_due[vmpl] = true;
+	}
+}
+
+void world_exit_done(struct mcpu *c, unsigned next_vmpl)
+{
+	const struct snp_vmsa *a = vmsa_at(c->held_vmsa);
+
+	if (a != NULL && c->vcpu.vmpl != 0 && next_vmpl == 0) {
+		instr_call(c->index, a->rax); /* run VMPL0: a call */
+		pm_call(c->index, a->rax);
+	}
+	end_run(c);
 }
 
 void world_report(void)

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The hypervisor's vCPU: what KVM keeps for one vCPU (its struct
+ * kvm_vcpu, bhyve's struct vcpu), in one place. Its hardware part (@hw)
+ * is the world switch's: only world_*() take it, so nothing here reads
+ * a VMSA; what the hypervisor sets for the hardware is @ctl, one per
+ * VMPL, the part of the VMCB KVM writes, which the hardware checks.
+ *
+ * Concurrency: vCPU i runs only on CPU i and is changed only there,
+ * except @posts (other CPUs' AP Creation, under @post_lock) and the
+ * APIC's IRR (hv_apic.h).
+ */
+#ifndef MACHINE_HV_VCPU_H
+#define MACHINE_HV_VCPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/kvm.h"
+
+#include "ap_post.h"
+#include "machine.h"
+#include "world.h"
+
+struct hv_vcpu {
+	/* The KVM model's part: its vCPU list is an array of its own
+	 * (struct kvm's vcpus), this the entry of the same index. */
+	struct kvm_vcpu *kvm;
+	unsigned index; /* vCPU i, on CPU i */
+	uint32_t apic_id;
+	unsigned vmpl; /* the VMPL it runs at (SNP Run VMPL) */
+	bool halted;   /* HLT: waits for an interrupt or a new VMSA */
+	bool held;     /* AP HLT loop: waits for a new VMSA only */
+	/* The VMPL whose VMGEXIT is served now (the ops are per vCPU), and
+	 * the GHCB MSR it came with (for the log when the guest is ended). */
+	unsigned exit_vmpl;
+	uint64_t exit_msr;
+	struct world_ctl ctl[MACHINE_VMPLS];
+	/* VMSAs other CPUs posted for this vCPU (AP Creation), one slot
+	 * per VMPL (ap_post.h), taken at the next loop turn. */
+	struct ap_posts posts;
+	struct mlock post_lock;
+	struct mcpu *hw; /* the CPU it runs on: only world_*() take it */
+};
+
+/** vCPU @index (0 .. mcpu_count() - 1). */
+struct hv_vcpu *hv_vcpu(unsigned index);
+/** The vCPU with APIC ID @apic_id, or NULL. */
+struct hv_vcpu *hv_vcpu_by_apic(uint32_t apic_id);
+/** The vCPU this CPU runs. */
+struct hv_vcpu *hv_vcpu_this(void);
+
+#endif /* MACHINE_HV_VCPU_H */
