@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The guest side of an SVSM call, and the hypervisor's entries into the
- * SVSM. The guest model follows Linux (svsm_perform_msr_protocol):
- * call_pending = 1, VMGEXIT with the run-VMPL0 request, then the
- * registers and an atomic exchange of call_pending with 0. The
- * hypervisor model (sim/src/model/hypervisor.c) decides whether, and how
- * often, VMPL0 runs in between; each run is an entry made here.
+ * The guest side of an SVSM call, and the hypervisor's run loop that
+ * enters the SVSM. The guest model follows Linux
+ * (svsm_perform_msr_protocol): call_pending = 1, VMGEXIT with the
+ * run-VMPL0 request, then the registers and an atomic exchange of
+ * call_pending with 0. The hypervisor's behaviour (m->hv,
+ * sim_hv_set_behaviour) decides whether, and how often, VMPL0 runs in
+ * between; each run is an entry made here. The loop is the top: it asks
+ * the machine (VMRUN's check, the exit's save, the load) and runs the
+ * SVSM, and neither calls it back.
  */
 #include <setjmp.h>
 #include <string.h>

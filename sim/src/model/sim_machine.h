@@ -60,8 +60,7 @@ struct sim_machine {
 	jmp_buf *svsm_jmp; /* set while SVSM code runs */
 	char console[SIM_CONSOLE_SIZE];
 	size_t console_len;
-	/* The snp platform's hypervisor: model/kvm, adapted by
-	 * sim/src/model/ghcb_hv.c. */
+	/* The snp platform's hypervisor: model/kvm, adapted by ghcb_hv.c. */
 	enum sim_ghcb_behaviour ghcb_hv;
 	struct kvm kvm;
 	struct kvm_vcpu
@@ -130,8 +129,7 @@ void sim_vcpu_exit(struct sim_machine *m, unsigned vcpu,
 /** The next VMRUN of @vcpu: hardware loads @regs from its VMSA. */
 void sim_vcpu_resume(struct sim_machine *m, unsigned vcpu,
 		     struct sim_regs *regs);
-/** Set up the machine's KVM model (sim/src/model/ghcb_hv.c); false: no memory.
- */
+/** Set up the machine's KVM model (ghcb_hv.c); false: no memory. */
 bool sim_kvm_init(struct sim_machine *m);
 void sim_kvm_free(struct sim_machine *m);
 /** Make vCPU @index's VMPL0 the one the GHCB model serves. */
@@ -153,7 +151,7 @@ void sim_hv_before_rmpadjust(struct sim_machine *m, uint64_t gpa, bool size_2m,
 void sim_hv_after_rmpadjust(struct sim_machine *m, uint64_t gpa, bool was_vmsa);
 
 /*
- * The CPU at VMPL0 (sim/src/model/cpu.c), for either linked platform: its
+ * The CPU at VMPL0 (cpu.c), for either linked platform: its
  * PVALIDATE and RMPADJUST on the RMP model (with the hypervisor's races
  * around them), the RMP check of its private accesses to guest memory,
  * and the point where the SVSM enters its libraries.
@@ -166,10 +164,10 @@ bool sim_cpu_can_access(struct sim_machine *m, uint64_t gpa, size_t len);
 void sim_cpu_library_call(struct sim_machine *m);
 
 /*
- * The host's devices (sim/src/model/vblk_sim.c): its virtio-blk device, and the
- * MMIO both platforms reach it by (plat_mmio_* on sim, the KVM model's
- * MMIO events on snp): @len (1..8) bytes at @gpa; outside a device reads
- * all ones, as an unassigned address does.
+ * The host's devices (vblk_sim.c): its virtio-blk device, and the MMIO
+ * both platforms reach it by (plat_mmio_* on sim, the KVM model's MMIO
+ * events on snp): @len (1..8) bytes at @gpa; outside a device reads all
+ * ones, as an unassigned address does.
  */
 bool sim_vblk_init(struct sim_machine *m);
 void sim_vblk_free(struct sim_machine *m);
