@@ -12,8 +12,8 @@
  * devices, the world switch, the PSP. What KVM does outside the GHCB
  * protocol (HLT, nested faults) is here too.
  *
- * Concurrency: vCPU i runs only on CPU i, so vcpus[i] is CPU i's alone
- * (hv_vcpu.h); the RMP is shared, under rmp_lock.
+ * Concurrency: vCPU i runs only on CPU i, so its struct hv_vcpu is CPU
+ * i's alone (hv_vcpu.h); the RMP is shared, under rmp_lock.
  */
 #include "hv.h"
 
@@ -53,31 +53,6 @@ static enum kvm_behaviour lie; /* the mode's KVM lie */
 static enum hv_when lie_when;  /* and when it is told */
 static bool guest_ran;	       /* the guest VMPL has made an exit */
 static struct kvm_vcpu kvm_vcpus[MACHINE_MAX_CPUS];
-static struct hv_vcpu vcpus[MACHINE_MAX_CPUS];
-static unsigned nr_vcpus;
-
-struct hv_vcpu *hv_vcpu(unsigned index)
-{
-	MCHECK(index < nr_vcpus);
-	return &vcpus[index];
-}
-
-struct hv_vcpu *hv_vcpu_by_apic(uint32_t apic_id)
-{
-	unsigned i;
-
-	for (i = 0; i < nr_vcpus; i++) {
-		if (vcpus[i].apic_id == apic_id) {
-			return &vcpus[i];
-		}
-	}
-	return NULL;
-}
-
-struct hv_vcpu *hv_vcpu_this(void)
-{
-	return hv_vcpu(mcpu_this()->index);
-}
 
 void hv_cpuid_table(struct snp_cpuid_table *t)
 {
@@ -154,6 +129,8 @@ static void op_cpuid(struct kvm *k, uint32_t leaf, uint32_t subleaf,
 }
 
 #define X2APIC_TPR 0x808u /* the x2APIC TPR MSR */
+/* How often the machine looks for the user's keys at QEMU's UART. */
+#define SERIAL_POLL_MS 10u
 #define INJECT_RI_AFTER 8u
 #define HV_DOORBELL_VECTOR 0x20u
 
@@ -450,16 +427,11 @@ void hv_init(enum hv_mode m)
 	unsigned i, n = mcpu_count();
 
 	mode = m;
-	nr_vcpus = n;
+	hv_vcpus_init(n);
 	for (i = 0; i < n; i++) {
 		kvm_vcpus[i].index = i;
-		kvm_vcpus[i].apic_id = mcpu_by_apic(i)->apic_id;
-		vcpus[i] = (struct hv_vcpu){
-			.kvm = &kvm_vcpus[i],
-			.index = i,
-			.apic_id = kvm_vcpus[i].apic_id,
-			.hw = mcpu_by_apic(i),
-		};
+		kvm_vcpus[i].apic_id = hv_vcpu(i)->apic_id;
+		hv_vcpu(i)->kvm = &kvm_vcpus[i];
 	}
 	psp_set_fault(mode_psp[m]);
 	hv_apic_init(n);
@@ -516,13 +488,37 @@ static void exit_vmgexit(struct hv_vcpu *v, unsigned vmpl,
 	v->ctl[vmpl].ghcb_msr = kvm_vmgexit(k, v->kvm, vmpl, e->ghcb_msr);
 }
 
+/*
+ * The machine's tick, before the APIC is asked for an interrupt: while
+ * the guest listens for COM1's received data, the UART is looked at
+ * every SERIAL_POLL_MS (hv_io_poll), and every vCPU's physical timer
+ * fires at least that often, halted or not, so one of them looks; then
+ * the APIC's expired timers become pending.
+ */
+static void tick(struct hv_vcpu *v)
+{
+	uint64_t t = hv_io_rx_enabled() ? lapic_tsc_khz() * SERIAL_POLL_MS : 0;
+
+	if (t != 0) {
+		hv_io_poll(t);
+	}
+	hv_apic_poll(v, t);
+}
+
+/* The interrupt the vCPU's APIC would deliver now, -1 if none. */
+static int apic_pending(struct hv_vcpu *v)
+{
+	tick(v);
+	return hv_apic_pending(v);
+}
+
 /* HLT sleeps until an interrupt for the vCPU's APIC (VMPL1), or a new
  * VMSA or VMPL (any VMPL). */
 static void exit_hlt(struct hv_vcpu *v, unsigned vmpl,
 		     const struct world_exit *e)
 {
 	(void)e;
-	if (vmpl == HV_APIC_VMPL && hv_apic_pending(v) >= 0) {
+	if (vmpl == HV_APIC_VMPL && apic_pending(v) >= 0) {
 		return;
 	}
 	v->halted = true;
@@ -686,7 +682,7 @@ static void take_posts(struct hv_vcpu *v)
 static void inject(struct hv_vcpu *v, bool interruptible)
 {
 	struct world_ctl *ctl = &v->ctl[HV_APIC_VMPL];
-	int vec = hv_apic_pending(v);
+	int vec = apic_pending(v);
 
 	if (vec < 0) {
 		return;
@@ -729,7 +725,7 @@ void hv_vcpu_run(void)
 					  state_name(v));
 		}
 		if (v->ctl[vmpl].vmsa_gpa != 0 && v->halted && !v->held &&
-		    vmpl == HV_APIC_VMPL && hv_apic_pending(v) >= 0) {
+		    vmpl == HV_APIC_VMPL && apic_pending(v) >= 0) {
 			v->halted = false;
 		}
 		if (v->ctl[vmpl].vmsa_gpa == 0 || v->halted) {
@@ -743,6 +739,9 @@ void hv_vcpu_run(void)
 		world_run(v->hw, &v->ctl[vmpl], vmpl, &e);
 		MCHECK(e.code < WORLD_EXIT_COUNT);
 		hv_exits[e.code](v, vmpl, &e);
+		if (v->stop) {
+			hv_stop(v->stop_status);
+		}
 		world_exit_done(v->hw, v->vmpl);
 	}
 }

@@ -4,7 +4,6 @@
 #include "svsm/std.h"
 
 #include "arch.h"
-#include "hv_io.h"
 #include "lapic.h"
 
 /* x2APIC MSRs (0x800 + xAPIC offset / 16). */
@@ -47,8 +46,6 @@
 #define DEST_BROADCAST 0xFFFFFFFFu
 /* KVM's X2APIC_ICR_RESERVED_BITS: a write with any of them is #GP. */
 #define ICR_RESERVED (0xFFF00000ull | 0x30000ull | 0x2000ull)
-/* How often the machine looks for the user's keys at QEMU's UART. */
-#define SERIAL_POLL_MS 10u
 /* KVM keeps a periodic timer's period at 200 us or more. */
 #define MIN_PERIOD_NS 200000ull
 #define LVT_COUNT 7u /* CMCI, timer, thermal, perf, LINT0, LINT1, error */
@@ -67,6 +64,9 @@ struct vapic {
 	uint64_t expiry;   /* TSC of the next timer interrupt, 0: none */
 	uint64_t period;   /* periodic mode: TSC cycles, else 0 */
 	uint64_t start;	   /* TSC when TMICT was written */
+	/* The host's own wake-up interval (hv_apic_poll), 0: none; the
+	 * physical timer fires at least that often. */
+	uint64_t host_tick;
 	uint32_t isr[8];
 	uint32_t irr[8];   /* other CPUs set bits (atomically) */
 	bool init_pending; /* hv_apic_init_event: reset before next use */
@@ -327,18 +327,9 @@ static uint64_t ns_to_tsc(uint64_t ns)
 	return ns * khz / 1000000ull;
 }
 
-/* While the guest listens for COM1's received data, the interval at
- * which the machine looks at the UART (hv_io_poll), in TSC cycles; else
- * 0. Every vCPU's physical timer fires at least that often, halted or
- * not, so one of them looks. */
-static uint64_t serial_tick(void)
-{
-	return hv_io_rx_enabled() ? lapic_tsc_khz() * SERIAL_POLL_MS : 0;
-}
-
 static void timer_rearm(struct vapic *a)
 {
-	uint64_t now = rdtsc(), tick = serial_tick(), delta;
+	uint64_t now = rdtsc(), tick = a->host_tick, delta;
 
 	if (a->expiry == 0) {
 		if (tick != 0) {
@@ -390,14 +381,12 @@ static uint32_t timer_current(const struct vapic *a)
 	return left_ns > a->tmict ? a->tmict : (uint32_t)left_ns;
 }
 
-void hv_apic_poll(struct hv_vcpu *c)
+void hv_apic_poll(struct hv_vcpu *c, uint64_t tick)
 {
 	struct vapic *a = apic_of(c);
-	uint64_t now, tick = serial_tick();
+	uint64_t now;
 
-	if (tick != 0) {
-		hv_io_poll(tick);
-	}
+	a->host_tick = tick;
 	if (a->expiry == 0) {
 		if (tick != 0) {
 			timer_rearm(a);
@@ -426,7 +415,6 @@ void hv_apic_poll(struct hv_vcpu *c)
 
 int hv_apic_pending(struct hv_vcpu *c)
 {
-	hv_apic_poll(c);
 	return deliverable(apic_of(c));
 }
 

@@ -45,10 +45,11 @@ bool hv_apic_set_mode(struct hv_vcpu *c, bool en, bool extd);
  * when the APIC is not in xAPIC mode or there is no register there. */
 bool hv_apic_mmio(struct hv_vcpu *c, uint32_t off, bool write, uint32_t *val);
 /** Expired timers of @c's vCPU become pending interrupts; the physical
- * timer is armed for the next one. */
-void hv_apic_poll(struct hv_vcpu *c);
-/** The interrupt @c's APIC would deliver now (expired timers first
- * become pending), -1 if none: a halted VMPL1 wakes for it, and the
+ * timer is armed for the next one, or for @tick TSC cycles from now if
+ * that is sooner (the host's own tick, hv.c; 0: none). */
+void hv_apic_poll(struct hv_vcpu *c, uint64_t tick);
+/** The interrupt @c's APIC would deliver now (after hv_apic_poll), -1
+ * if none: a halted VMPL1 wakes for it, and the
  * hypervisor's loop injects it (bhyve's vlapic_pending_intr). */
 int hv_apic_pending(struct hv_vcpu *c);
 /** The injection of @vector was taken: the APIC moves it from IRR to

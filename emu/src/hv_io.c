@@ -5,7 +5,6 @@
 
 #include "arch.h"
 #include "host_pci.h"
-#include "hv.h"
 #include "hv_fwcfg.h"
 #include "hv_ioapic.h"
 #include "hv_pci.h"
@@ -164,8 +163,8 @@ static uint16_t pm_port(uint16_t port)
 }
 
 /* What ends the VM as power-off or reset; the machine cannot suspend, so
- * any sleep state is power-off. */
-static void power(struct hv_vcpu *c, unsigned vmpl, uint16_t port,
+ * any sleep state is power-off. True: the VM is to stop. */
+static bool power(struct hv_vcpu *c, unsigned vmpl, uint16_t port,
 		  unsigned size, uint32_t val)
 {
 	const char *what = NULL;
@@ -188,8 +187,10 @@ static void power(struct hv_vcpu *c, unsigned vmpl, uint16_t port,
 	if (what != NULL) {
 		hv_io_flush();
 		mlog("vCPU %u VMPL%u: %s", c->index, vmpl, what);
-		hv_stop(status);
+		hv_vcpu_stop(c, status);
+		return true;
 	}
+	return false;
 }
 
 static void line_flush(struct line *l)
@@ -397,11 +398,12 @@ void hv_io(struct hv_vcpu *c, unsigned vmpl, uint16_t port, unsigned size,
 		return;
 	}
 	if (port == MACHINE_EXIT_PORT && !in) {
-		hv_stop(*val & 0xFFu);
+		hv_vcpu_stop(c, *val & 0xFFu);
+		return;
 	}
 	port = pm_port(port);
-	if (!in) {
-		power(c, vmpl, port, size, *val);
+	if (!in && power(c, vmpl, port, size, *val)) {
+		return;
 	}
 	if (size == 1 && hv_pic_io(port, in, val)) {
 		return;

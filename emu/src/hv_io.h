@@ -6,12 +6,12 @@
  * port). COM1's data register's bytes are collected into whole lines per
  * VMPL so that the SVSM's and the guest's lines from different CPUs never
  * interleave; isa-debug-exit ends the VM (the machine first flushes and
- * reports). The PICs are virtual (hv_pic.c), PCI configuration and fw_cfg
- * the hypervisor's own (hv_pci.c, hv_fwcfg.c); port 0x92 reads A20 on.
- * Power-off (ACPI PM1a_CNT with SLP_EN) and reset (0xCF9, the keyboard
- * controller, port 0x92) end it too, with their own status, as QEMU
- * would stop a -no-reboot VM: an SNP guest cannot be reset.
- * docs/emu.md, "What a guest OS gets" (Ports).
+ * reports: a stop request, hv_vcpu_stop). The PICs are virtual (hv_pic.c), PCI
+ * configuration and fw_cfg the hypervisor's own (hv_pci.c, hv_fwcfg.c); port
+ * 0x92 reads A20 on. Power-off (ACPI PM1a_CNT with SLP_EN) and reset (0xCF9,
+ * the keyboard controller, port 0x92) end it too, with their own status, as
+ * QEMU would stop a -no-reboot VM: an SNP guest cannot be reset. docs/emu.md,
+ * "What a guest OS gets" (Ports).
  */
 #ifndef MACHINE_HV_IO_H
 #define MACHINE_HV_IO_H

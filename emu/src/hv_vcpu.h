@@ -41,8 +41,22 @@ struct hv_vcpu {
 	struct ap_posts posts;
 	struct mlock post_lock;
 	struct mcpu *hw; /* the CPU it runs on: only world_*() take it */
+	/* A device asked the VM to stop (power-off, reset, isa-debug-exit)
+	 * with this status: the loop stops it once the exit is handled. */
+	bool stop;
+	unsigned stop_status;
 };
 
+/** A device asks to stop the VM with @status (layout.h), as bhyve's
+ * VM_EXITCODE_SUSPENDED: the loop acts on it. */
+static inline void hv_vcpu_stop(struct hv_vcpu *v, unsigned status)
+{
+	v->stop = true;
+	v->stop_status = status;
+}
+
+/** @n vCPUs, vCPU i on the CPU with APIC ID i (machine.h). */
+void hv_vcpus_init(unsigned n);
 /** vCPU @index (0 .. mcpu_count() - 1). */
 struct hv_vcpu *hv_vcpu(unsigned index);
 /** The vCPU with APIC ID @apic_id, or NULL. */
