@@ -4,6 +4,7 @@
 #include "svsm/std.h"
 
 #include "arch.h"
+#include "hv_apic_regs.h"
 #include "lapic.h"
 
 /* x2APIC MSRs (0x800 + xAPIC offset / 16). */
@@ -48,31 +49,7 @@
 #define ICR_RESERVED (0xFFF00000ull | 0x30000ull | 0x2000ull)
 /* KVM keeps a periodic timer's period at 200 us or more. */
 #define MIN_PERIOD_NS 200000ull
-#define LVT_COUNT 7u /* CMCI, timer, thermal, perf, LINT0, LINT1, error */
 
-enum apic_mode { APIC_OFF, APIC_XAPIC, APIC_X2APIC };
-
-struct vapic {
-	enum apic_mode mode; /* APIC_BASE's EN and EXTD */
-	uint32_t ldr_x, dfr; /* xAPIC mode's logical ID and model */
-	uint32_t id, ldr;
-	uint32_t tpr, svr, esr;
-	uint32_t lvt[LVT_COUNT]; /* [0]: CMCI, [1..6]: 0x832..0x837 */
-	uint32_t tmict, tdcr;
-	uint64_t icr;
-	uint64_t deadline; /* TSC_DEADLINE as written */
-	uint64_t expiry;   /* TSC of the next timer interrupt, 0: none */
-	uint64_t period;   /* periodic mode: TSC cycles, else 0 */
-	uint64_t start;	   /* TSC when TMICT was written */
-	/* The host's own wake-up interval (hv_apic_poll), 0: none; the
-	 * physical timer fires at least that often. */
-	uint64_t host_tick;
-	uint32_t isr[8];
-	uint32_t irr[8];   /* other CPUs set bits (atomically) */
-	bool init_pending; /* hv_apic_init_event: reset before next use */
-};
-
-static struct vapic apics[MACHINE_MAX_CPUS];
 static unsigned apic_count;
 static bool told_mode; /* an undelivered IPI mode was logged */
 
@@ -82,7 +59,7 @@ void hv_apic_init(unsigned ncpus)
 
 	apic_count = ncpus;
 	for (i = 0; i < ncpus; i++) {
-		struct vapic *a = &apics[i];
+		struct vapic *a = &hv_vcpu(i)->apic;
 		uint32_t id = hv_vcpu(i)->apic_id;
 
 		memset(a, 0, sizeof(*a));
@@ -107,10 +84,10 @@ static void init_event(struct vapic *a)
 {
 	unsigned j;
 
-	a->expiry = 0;
-	a->period = 0;
+	a->timer.expiry = 0;
+	a->timer.period = 0;
 	a->deadline = 0;
-	a->start = 0;
+	a->timer.start = 0;
 	for (j = 0; j < LVT_COUNT; j++) {
 		a->lvt[j] = LVT_MASKED;
 	}
@@ -132,15 +109,14 @@ static void init_event(struct vapic *a)
 
 void hv_apic_init_event(struct hv_vcpu *target)
 {
-	__atomic_store_n(&apics[target->index].init_pending, true,
-			 __ATOMIC_RELEASE);
+	__atomic_store_n(&target->apic.init_pending, true, __ATOMIC_RELEASE);
 }
 
 /* @c's own APIC, on @c: a pending INIT event is applied first (KVM
  * handles the request on the target vCPU before it runs again). */
-static struct vapic *apic_of(const struct hv_vcpu *c)
+static struct vapic *apic_of(struct hv_vcpu *c)
 {
-	struct vapic *a = &apics[c->index];
+	struct vapic *a = &c->apic;
 
 	if (__atomic_load_n(&a->init_pending, __ATOMIC_ACQUIRE) &&
 	    __atomic_exchange_n(&a->init_pending, false, __ATOMIC_ACQ_REL)) {
@@ -195,7 +171,7 @@ static int deliverable(const struct vapic *a)
  * are illegal (KVM sets ESR's "received illegal vector" and drops). */
 static void accept(unsigned i, unsigned vector)
 {
-	struct vapic *a = &apics[i];
+	struct vapic *a = &hv_vcpu(i)->apic;
 	struct hv_vcpu *c = hv_vcpu_by_apic(a->id);
 
 	if (vector < 16 || !enabled(a)) {
@@ -279,7 +255,7 @@ static void send_ipi(struct hv_vcpu *c, uint64_t icr)
 			hit = !self;
 			break;
 		default:
-			hit = dest_match(&apics[i], dest,
+			hit = dest_match(&hv_vcpu(i)->apic, dest,
 					 (icr & ICR_LOGICAL) != 0);
 			break;
 		}
@@ -297,7 +273,7 @@ void hv_apic_deliver(uint8_t dest, bool logical, unsigned vector)
 	unsigned i;
 
 	for (i = 0; i < apic_count; i++) {
-		if (dest_match(&apics[i], d, logical)) {
+		if (dest_match(&hv_vcpu(i)->apic, d, logical)) {
 			accept(i, vector);
 		}
 	}
@@ -329,9 +305,9 @@ static uint64_t ns_to_tsc(uint64_t ns)
 
 static void timer_rearm(struct vapic *a)
 {
-	uint64_t now = rdtsc(), tick = a->host_tick, delta;
+	uint64_t now = rdtsc(), tick = a->timer.host_tick, delta;
 
-	if (a->expiry == 0) {
+	if (a->timer.expiry == 0) {
 		if (tick != 0) {
 			lapic_timer_arm(tick);
 		} else {
@@ -339,7 +315,7 @@ static void timer_rearm(struct vapic *a)
 		}
 		return;
 	}
-	delta = a->expiry > now ? a->expiry - now : 0;
+	delta = a->timer.expiry > now ? a->timer.expiry - now : 0;
 	lapic_timer_arm(tick != 0 && delta > tick ? tick : delta);
 }
 
@@ -348,8 +324,8 @@ static void timer_start(struct vapic *a)
 {
 	uint64_t ns = (uint64_t)a->tmict * divisor(a);
 
-	a->expiry = 0;
-	a->period = 0;
+	a->timer.expiry = 0;
+	a->timer.period = 0;
 	if (timer_mode(a) == TIMER_DEADLINE || a->tmict == 0) {
 		return;
 	}
@@ -357,12 +333,12 @@ static void timer_start(struct vapic *a)
 		if (ns < MIN_PERIOD_NS) {
 			ns = MIN_PERIOD_NS;
 		}
-		a->period = ns_to_tsc(ns);
+		a->timer.period = ns_to_tsc(ns);
 	}
-	a->start = rdtsc();
-	a->expiry = a->start + ns_to_tsc(ns);
-	if (a->expiry == 0) {
-		a->expiry = 1;
+	a->timer.start = rdtsc();
+	a->timer.expiry = a->timer.start + ns_to_tsc(ns);
+	if (a->timer.expiry == 0) {
+		a->timer.expiry = 1;
 	}
 }
 
@@ -370,13 +346,13 @@ static uint32_t timer_current(const struct vapic *a)
 {
 	uint64_t now = rdtsc(), left_ns, khz = lapic_tsc_khz();
 
-	if (a->expiry == 0 || timer_mode(a) == TIMER_DEADLINE ||
-	    now >= a->expiry) {
+	if (a->timer.expiry == 0 || timer_mode(a) == TIMER_DEADLINE ||
+	    now >= a->timer.expiry) {
 		return 0;
 	}
 	/* No overflow: the TSC left is below 2^50 (2^39 ns at most). */
-	left_ns = (a->expiry - now) / khz * 1000000ull +
-		  (a->expiry - now) % khz * 1000000ull / khz;
+	left_ns = (a->timer.expiry - now) / khz * 1000000ull +
+		  (a->timer.expiry - now) % khz * 1000000ull / khz;
 	left_ns /= divisor(a);
 	return left_ns > a->tmict ? a->tmict : (uint32_t)left_ns;
 }
@@ -386,28 +362,28 @@ void hv_apic_poll(struct hv_vcpu *c, uint64_t tick)
 	struct vapic *a = apic_of(c);
 	uint64_t now;
 
-	a->host_tick = tick;
-	if (a->expiry == 0) {
+	a->timer.host_tick = tick;
+	if (a->timer.expiry == 0) {
 		if (tick != 0) {
 			timer_rearm(a);
 		}
 		return;
 	}
 	now = rdtsc();
-	if (now < a->expiry) {
+	if (now < a->timer.expiry) {
 		timer_rearm(a);
 		return;
 	}
 	if ((a->lvt[1] & LVT_MASKED) == 0) {
 		accept(c->index, a->lvt[1] & 0xFFu);
 	}
-	if (a->period != 0) {
-		a->expiry += a->period;
-		if (a->expiry <= now) { /* missed ticks coalesce */
-			a->expiry = now + a->period;
+	if (a->timer.period != 0) {
+		a->timer.expiry += a->timer.period;
+		if (a->timer.expiry <= now) { /* missed ticks coalesce */
+			a->timer.expiry = now + a->timer.period;
 		}
 	} else {
-		a->expiry = 0;
+		a->timer.expiry = 0;
 		a->deadline = 0;
 	}
 	timer_rearm(a);
@@ -452,8 +428,8 @@ static bool lvt_write(struct vapic *a, unsigned idx, uint64_t val)
 	if (idx == 1 && timer_mode(a) != old_mode) {
 		a->tmict = 0; /* a mode change stops the timer */
 		a->deadline = 0;
-		a->expiry = 0;
-		a->period = 0;
+		a->timer.expiry = 0;
+		a->timer.period = 0;
 	}
 	return true;
 }
@@ -604,8 +580,8 @@ bool hv_apic_msr(struct hv_vcpu *c, bool write, uint32_t msr, uint64_t *val)
 		}
 		if (timer_mode(a) == TIMER_DEADLINE) {
 			a->deadline = *val;
-			a->period = 0;
-			a->expiry = *val; /* 0 disarms */
+			a->timer.period = 0;
+			a->timer.expiry = *val; /* 0 disarms */
 			timer_rearm(a);
 		}
 		return true;

@@ -4,6 +4,7 @@
 #include "svsm/std.h"
 
 #include "arch.h"
+#include "chipset.h"
 #include "host_pci.h"
 #include "hv_fwcfg.h"
 #include "hv_ioapic.h"
@@ -29,8 +30,6 @@
 #define LSR_IDLE 0x60u	  /* THR empty, transmitter empty */
 #define LSR_RX_BITS 0x1Fu /* data ready, overrun, parity, framing, break */
 #define LINE_MAX 240u
-#define LPC_BDF (31u << 3) /* 00:1f.0 */
-#define LPC_PMBASE 0x40u
 #define PM1_CNT_OFF 4u
 #define PM1_SLP_EN (1u << 13)
 #define PORT_RESET_CONTROL 0xCF9u
@@ -135,13 +134,9 @@ void hv_io_poll(uint64_t interval)
 
 void hv_io_init(void)
 {
-	uint32_t base = host_pci_read32(LPC_BDF, LPC_PMBASE);
+	uint16_t base = chipset_pm_base();
 
 	host_pci_masters_off();
-	base &= 0xFF80u;
-	if (base == 0xFF80u) {
-		base = 0;
-	}
 	if (base != 0) {
 		pm1_cnt = (uint16_t)(base + PM1_CNT_OFF);
 		pm_base = (uint16_t)base;

@@ -6,6 +6,7 @@
 #include "model/snpmodel.h"
 
 #include "arch.h"
+#include "chipset.h"
 #include "lapic.h"
 #include "rmp.h"
 
@@ -41,86 +42,6 @@ static uint64_t zero_tsc, zero_wall_sec;
 static uint64_t tsc_khz;
 static uint32_t scale_mul;
 static int8_t scale_shift;
-static uint64_t system_time_msr[MACHINE_MAX_CPUS];
-static uint64_t wall_clock_msr[MACHINE_MAX_CPUS];
-
-static uint8_t cmos(uint8_t reg)
-{
-	uint8_t v;
-
-	__asm__ volatile("outb %0, $0x70" ::"a"(reg));
-	__asm__ volatile("inb $0x71, %0" : "=a"(v));
-	return v;
-}
-
-static unsigned bcd(uint8_t v, bool binary)
-{
-	return binary ? v : (v >> 4) * 10u + (v & 0xFu);
-}
-
-/* Days from 1970-01-01 to @y-@m-@d (proleptic Gregorian): whole years,
- * then the months of this one, leap day counted from March. */
-static uint64_t days_since_epoch(unsigned y, unsigned m, unsigned d)
-{
-	static const unsigned before_month[12] = {0,   31,  59,	 90,  120, 151,
-						  181, 212, 243, 273, 304, 334};
-	uint64_t days = 0;
-	unsigned yr;
-
-	for (yr = 1970; yr < y; yr++) {
-		days += (yr % 4 == 0 && (yr % 100 != 0 || yr % 400 == 0)) ? 366
-									  : 365;
-	}
-	days += before_month[(m - 1) % 12] + d - 1;
-	if (m > 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) {
-		days++;
-	}
-	return days;
-}
-
-/* QEMU's MC146818: wait out an update, read until two reads agree. */
-static uint64_t rtc_seconds(void)
-{
-	uint8_t now[7], again[7];
-	static const uint8_t regs[7] = {0x00, 0x02, 0x04, 0x07,
-					0x08, 0x09, 0x32};
-	unsigned i, tries, hour, year;
-	bool binary, pm;
-
-	for (tries = 0; tries < 10; tries++) {
-		while (cmos(0x0A) & 0x80u) {
-		}
-		for (i = 0; i < 7; i++) {
-			now[i] = cmos(regs[i]);
-		}
-		while (cmos(0x0A) & 0x80u) {
-		}
-		for (i = 0; i < 7; i++) {
-			again[i] = cmos(regs[i]);
-		}
-		if (memcmp(now, again, sizeof(now)) == 0) {
-			break;
-		}
-	}
-	binary = (cmos(0x0B) & 0x04u) != 0;
-	pm = (cmos(0x0B) & 0x02u) == 0 && (now[2] & 0x80u) != 0;
-	hour = bcd(now[2] & 0x7Fu, binary) % 24u;
-	if (pm) {
-		hour = (hour % 12u) + 12u;
-	}
-	year = bcd(now[6], binary) * 100u + bcd(now[5], binary);
-	if (year < 1970 || bcd(now[4], binary) - 1u > 11u ||
-	    bcd(now[3], binary) == 0) {
-		mlog("emu: kvmclock: the RTC reads %u-%u-%u; wall time 0", year,
-		     bcd(now[4], binary), bcd(now[3], binary));
-		return 0;
-	}
-	return days_since_epoch(year, bcd(now[4], binary),
-				bcd(now[3], binary)) *
-		       86400u +
-	       (uint64_t)hour * 3600u + (uint64_t)bcd(now[1], binary) * 60u +
-	       bcd(now[0], binary);
-}
 
 /* ns = ((tsc << shift) * mul) >> 32, shift negative for a right shift,
  * mul in [2^31, 2^32): KVM's kvm_get_time_scale() in this machine's own
@@ -141,7 +62,7 @@ void hv_kvmclock_init(void)
 		scale_shift++;
 	}
 	scale_mul = (uint32_t)((NSEC_PER_SEC << 32) / f);
-	zero_wall_sec = rtc_seconds();
+	zero_wall_sec = chipset_rtc_seconds();
 	zero_tsc = rdtsc();
 }
 
@@ -222,9 +143,9 @@ bool hv_kvmclock_msr(struct hv_vcpu *c, bool write, uint32_t msr, uint64_t *val)
 	uint64_t *reg;
 
 	if (msr == MSR_KVM_SYSTEM_TIME_NEW) {
-		reg = &system_time_msr[c->index];
+		reg = &c->kvmclock_system_time;
 	} else if (msr == MSR_KVM_WALL_CLOCK_NEW) {
-		reg = &wall_clock_msr[c->index];
+		reg = &c->kvmclock_wall_clock;
 	} else {
 		return false;
 	}

@@ -37,12 +37,6 @@
 /* KVM's default microcode revision (kvm_arch_vcpu_create). */
 #define MICROCODE_VERSION 0x100000000ull
 
-struct vmsrs {
-	uint64_t hwcr;
-};
-
-static struct vmsrs msrs[MACHINE_MAX_CPUS];
-
 /* The APIC starts enabled in x2APIC mode ("x2apic: enabled by BIOS");
  * Linux without IRQ remapping turns it back to xAPIC, whose registers
  * are MMIO (hv_mmio.c). */
@@ -80,8 +74,6 @@ static bool read_only(bool write, uint64_t *val, uint64_t v)
 bool hv_msr(struct hv_vcpu *c, unsigned vmpl, bool write, uint32_t msr,
 	    uint64_t *val)
 {
-	struct vmsrs *m = &msrs[c->index];
-
 	if ((msr >= MSR_X2APIC_FIRST && msr <= MSR_X2APIC_LAST) ||
 	    msr == MSR_TSC_DEADLINE) {
 		return vmpl == HV_APIC_VMPL && hv_apic_msr(c, write, msr, val);
@@ -139,10 +131,10 @@ bool hv_msr(struct hv_vcpu *c, unsigned vmpl, bool write, uint32_t msr,
 			if ((*val & ~HWCR_WRITABLE) != 0) {
 				return false;
 			}
-			m->hwcr = *val;
+			c->hwcr = *val;
 			return true;
 		}
-		*val = m->hwcr;
+		*val = c->hwcr;
 		return true;
 	case MSR_DE_CFG:
 		if (write) {

@@ -19,6 +19,7 @@
 #include "model/kvm.h"
 
 #include "ap_post.h"
+#include "hv_apic_regs.h"
 #include "machine.h"
 #include "world.h"
 
@@ -40,6 +41,11 @@ struct hv_vcpu {
 	 * per VMPL (ap_post.h), taken at the next loop turn. */
 	struct ap_posts posts;
 	struct mlock post_lock;
+	struct vapic apic; /* VMPL1's local APIC (hv_apic.c) */
+	uint64_t hwcr;	   /* MSR HWCR as the guest set it (hv_msr.c) */
+	/* kvmclock's MSRs as the guest wrote them (hv_kvmclock.c). */
+	uint64_t kvmclock_system_time;
+	uint64_t kvmclock_wall_clock;
 	struct mcpu *hw; /* the CPU it runs on: only world_*() take it */
 	/* A device asked the VM to stop (power-off, reset, isa-debug-exit)
 	 * with this status: the loop stops it once the exit is handled. */
