@@ -33,6 +33,7 @@
 #include "hv_msr.h"
 #include "hv_vblk.h"
 #include "hv_vcpu.h"
+#include "hv_vuart.h"
 #include "lapic.h"
 #include "layout.h"
 #include "psp.h"
@@ -66,7 +67,7 @@ void hv_cpuid_table(struct snp_cpuid_table *t)
 void hv_stop(unsigned exit_value)
 {
 	mlock_take(&term_lock); /* one CPU ends the VM */
-	hv_io_flush();
+	hv_vuart_flush();
 	hv_vblk_report();
 	world_report();
 	machine_exit(exit_value);
@@ -315,7 +316,7 @@ static void op_terminate(struct kvm *k, struct kvm_vcpu *v, uint32_t set,
 	const char *why = term_reason(set, code);
 
 	(void)k;
-	hv_io_flush();
+	hv_vuart_flush();
 	mlog("vCPU %u VMPL%u asked to terminate: reason set %u code %u%s%s%s",
 	     v->index, vmpl, set, code, *why != '\0' ? " (" : "", why,
 	     *why != '\0' ? ")" : "");
@@ -491,16 +492,17 @@ static void exit_vmgexit(struct hv_vcpu *v, unsigned vmpl,
 /*
  * The machine's tick, before the APIC is asked for an interrupt: while
  * the guest listens for COM1's received data, the UART is looked at
- * every SERIAL_POLL_MS (hv_io_poll), and every vCPU's physical timer
+ * every SERIAL_POLL_MS (hv_vuart_poll), and every vCPU's physical timer
  * fires at least that often, halted or not, so one of them looks; then
  * the APIC's expired timers become pending.
  */
 static void tick(struct hv_vcpu *v)
 {
-	uint64_t t = hv_io_rx_enabled() ? lapic_tsc_khz() * SERIAL_POLL_MS : 0;
+	uint64_t t =
+		hv_vuart_rx_enabled() ? lapic_tsc_khz() * SERIAL_POLL_MS : 0;
 
 	if (t != 0) {
-		hv_io_poll(t);
+		hv_vuart_poll(t);
 	}
 	hv_apic_poll(v, t);
 }

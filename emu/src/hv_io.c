@@ -10,26 +10,11 @@
 #include "hv_ioapic.h"
 #include "hv_pci.h"
 #include "hv_pic.h"
+#include "hv_vuart.h"
 #include "layout.h"
 
 #define COM1 0x3F8u
-#define COM1_IER (COM1 + 1)
-#define COM1_IIR (COM1 + 2) /* FCR when written */
-#define COM1_LCR (COM1 + 3)
-#define IER_RDI 0x01u
-#define IIR_NO_INT 0x01u
-#define IIR_THRI 0x02u
-#define IIR_RDI 0x04u
-#define IIR_FIFO 0xC0u
-#define FCR_ENABLE 0x01u
-#define LSR_DR 0x01u
-#define COM1_LSR (COM1 + 5)
 #define COM1_IRQ 4u /* IO-APIC pin of ISA IRQ 4 */
-#define IER_THRI 0x02u
-#define LCR_DLAB 0x80u
-#define LSR_IDLE 0x60u	  /* THR empty, transmitter empty */
-#define LSR_RX_BITS 0x1Fu /* data ready, overrun, parity, framing, break */
-#define LINE_MAX 240u
 #define PM1_CNT_OFF 4u
 #define PM1_SLP_EN (1u << 13)
 #define PORT_RESET_CONTROL 0xCF9u
@@ -50,88 +35,8 @@
 #define APM_ACPI_DISABLE 0x03u
 #define PM1_SCI_EN 1u
 
-struct line {
-	char buf[LINE_MAX];
-	unsigned len;
-	uint64_t since; /* TSC of the first byte */
-};
-
-/* One line per VMPL, not per vCPU: the guest's UART output is one stream
- * in the order of its writes, whichever vCPU makes them (Linux's console
- * moves between CPUs mid-line), and a VMPL's lines never mix into
- * another's. Under lines_lock, taken before the console's lock. */
-static struct line lines[MACHINE_VMPLS];
-static struct mlock lines_lock;
 static uint16_t pm1_cnt; /* 0: none found */
 static uint16_t pm_base; /* QEMU's ICH9 PM block; 0: none found */
-/* COM1's line control and interrupt enable as the guest wrote them: the
- * bytes it sends never reach the UART, so the hypervisor raises its
- * "transmitter empty" interrupt itself (on IO-APIC pin 4). */
-static uint8_t com1_lcr, com1_ier, com1_fcr;
-
-/* A write to COM1's THR or IER: whether it is the line's data (else the
- * divisor latch, with DLAB set, goes to the UART). */
-static bool com1_dlab(void)
-{
-	return (__atomic_load_n(&com1_lcr, __ATOMIC_RELAXED) & LCR_DLAB) != 0;
-}
-
-static void line_flush(struct line *l);
-
-/* The TSC of the last look at the UART's receiver, by any vCPU. */
-static uint64_t com1_polled;
-
-static void com1_thre(void)
-{
-	if ((__atomic_load_n(&com1_ier, __ATOMIC_RELAXED) & IER_THRI) != 0) {
-		hv_ioapic_raise(COM1_IRQ);
-	}
-}
-
-bool hv_io_rx_enabled(void)
-{
-	return (__atomic_load_n(&com1_ier, __ATOMIC_RELAXED) & IER_RDI) != 0;
-}
-
-/*
- * The user's keys arrive at QEMU's UART, whose own interrupt (ISA IRQ 4)
- * the machine does not take: its line is QEMU's IO-APIC's, and the
- * machine's local APICs mask LINT0. So the machine looks at the UART's
- * LSR.DR every @interval TSC cycles, on whichever vCPU comes first, and
- * while the guest enabled the "received data" interrupt and data waits,
- * raises the guest's pin 4, as KVM's virtual UART raises its line. The
- * guest reads the byte itself (RBR and LSR go to the UART); an edge
- * while it is still reading costs it one interrupt with nothing to do.
- * The machine's own lines only write the UART's THR, so they never
- * consume or add to what the user typed.
- */
-void hv_io_poll(uint64_t interval)
-{
-	uint64_t now = rdtsc();
-	uint64_t last = __atomic_load_n(&com1_polled, __ATOMIC_RELAXED);
-	unsigned v;
-
-	/* A shell's prompt and the echo of the keys typed are partial lines:
-	 * out once they have waited @interval. */
-	mlock_take(&lines_lock);
-	for (v = 0; v < MACHINE_VMPLS; v++) {
-		struct line *l = &lines[v];
-
-		if (l->len > 0 && now - l->since >= interval) {
-			line_flush(l);
-		}
-	}
-	mlock_drop(&lines_lock);
-	if (!hv_io_rx_enabled() || now - last < interval ||
-	    !__atomic_compare_exchange_n(&com1_polled, &last, now, false,
-					 __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-		return;
-	}
-	if ((inb(COM1_LSR) & LSR_DR) != 0) {
-		hv_ioapic_raise(COM1_IRQ);
-	}
-}
-
 void hv_io_init(void)
 {
 	uint16_t base = chipset_pm_base();
@@ -141,6 +46,7 @@ void hv_io_init(void)
 		pm1_cnt = (uint16_t)(base + PM1_CNT_OFF);
 		pm_base = (uint16_t)base;
 	}
+	hv_vuart_init(hv_ioapic_raise, COM1_IRQ);
 	mlog("hypervisor: ACPI PM block at 0x%x", base);
 	hv_pci_init((uint16_t)base);
 	hv_fwcfg_init();
@@ -180,49 +86,12 @@ static bool power(struct hv_vcpu *c, unsigned vmpl, uint16_t port,
 		what = "reset (port 0x92)";
 	}
 	if (what != NULL) {
-		hv_io_flush();
+		hv_vuart_flush();
 		mlog("vCPU %u VMPL%u: %s", c->index, vmpl, what);
 		hv_vcpu_stop(c, status);
 		return true;
 	}
 	return false;
-}
-
-static void line_flush(struct line *l)
-{
-	if (l->len > 0) {
-		console_write(l->buf, l->len);
-		l->len = 0;
-	}
-}
-
-static void com1_byte(unsigned vmpl, char ch)
-{
-	struct line *l = &lines[vmpl];
-
-	if (ch == '\r') {
-		return;
-	}
-	mlock_take(&lines_lock);
-	if (l->len == 0) {
-		l->since = rdtsc();
-	}
-	l->buf[l->len++] = ch;
-	if (ch == '\n' || l->len == LINE_MAX) {
-		line_flush(l);
-	}
-	mlock_drop(&lines_lock);
-}
-
-void hv_io_flush(void)
-{
-	unsigned v;
-
-	mlock_take(&lines_lock);
-	for (v = 0; v < MACHINE_VMPLS; v++) {
-		line_flush(&lines[v]);
-	}
-	mlock_drop(&lines_lock);
 }
 
 /*
@@ -347,49 +216,81 @@ static void apm_command(uint8_t cmd)
 	outw(pm1_cnt, cnt);
 }
 
+/* The port devices: each answers an access in its range, or declines it
+ * (false: not its size or direction) to the next. */
+typedef bool (*ioport_fn)(uint16_t port, unsigned size, bool in, uint32_t *val);
+
+static bool pic_io(uint16_t port, unsigned size, bool in, uint32_t *val)
+{
+	return size == 1 && hv_pic_io(port, in, val);
+}
+
+static bool apm_io(uint16_t port, unsigned size, bool in, uint32_t *val)
+{
+	if (port != APM_CNT || size != 1 || in) {
+		return false;
+	}
+	apm_command((uint8_t)*val);
+	return true;
+}
+
+static bool fwcfg_io(uint16_t port, unsigned size, bool in, uint32_t *val)
+{
+	if (!hv_fwcfg_port(port)) {
+		return false;
+	}
+	hv_fwcfg_io(port, size, in, val);
+	return true;
+}
+
+static bool pci_io(uint16_t port, unsigned size, bool in, uint32_t *val)
+{
+	if (!hv_pci_port(port, size)) {
+		return false;
+	}
+	hv_pci_io(port, size, in, val);
+	return true;
+}
+
+/* Port 0x92: the guest's reads A20 on, always; a write's reset bit ended
+ * the VM (power), its A20 bit is dropped (the real gate would fold the
+ * machine's own addresses). */
+static bool sysctl_a_io(uint16_t port, unsigned size, bool in, uint32_t *val)
+{
+	if (port != PORT_SYSCTL_A || size != 1) {
+		return false;
+	}
+	if (in) {
+		*val = SYSCTL_A_A20;
+	}
+	return true;
+}
+
+/* The hypervisor's port devices, in the order they are asked (bhyve's
+ * ioport_handler[], Firecracker's io_bus); an access that overlaps
+ * [first, last] asks the device. The dynamic ones come before (COM1,
+ * isa-debug-exit, power-off and reset on the guest's PM block) and the
+ * default after: QEMU's device as it is, or none. */
+static const struct ioport {
+	uint16_t first, last;
+	ioport_fn io;
+} ioports[] = {
+	{0x20u, 0x21u, pic_io},	    /* master PIC */
+	{0xA0u, 0xA1u, pic_io},	    /* slave PIC */
+	{0x4D0u, 0x4D1u, pic_io},   /* ELCR */
+	{APM_CNT, APM_CNT, apm_io}, /* SMI_CMD */
+	{HV_FWCFG_PORT_SEL, HV_FWCFG_PORT_LAST, fwcfg_io},
+	{HV_PCI_CONF_ADDR, HV_PCI_CONF_DATA + 3u, pci_io},
+	{PORT_SYSCTL_A, PORT_SYSCTL_A, sysctl_a_io},
+};
+
 void hv_io(struct hv_vcpu *c, unsigned vmpl, uint16_t port, unsigned size,
 	   bool in, uint32_t *val)
 {
-	if (port == COM1 && !in && size == 1 && !com1_dlab()) {
-		com1_byte(vmpl, (char)*val);
-		com1_thre(); /* sent at once: empty again */
-		return;
-	}
-	/* The interrupt identification is the guest's UART's, not the
-	 * physical one's (whose THR the machine's own console keeps busy):
-	 * received data if any, else "transmitter empty" if enabled. */
-	if (port == COM1_IIR && size == 1) {
-		uint8_t ier = __atomic_load_n(&com1_ier, __ATOMIC_RELAXED);
-		uint8_t fifo = (__atomic_load_n(&com1_fcr, __ATOMIC_RELAXED) &
-				FCR_ENABLE) != 0
-				       ? IIR_FIFO
-				       : 0;
+	uint32_t last;
+	unsigned i;
 
-		if (!in) {
-			__atomic_store_n(&com1_fcr, (uint8_t)*val,
-					 __ATOMIC_RELAXED);
-			outb(port, (uint8_t)*val);
-		} else if ((ier & IER_RDI) != 0 && (inb(COM1_LSR) & LSR_DR)) {
-			*val = IIR_RDI | fifo;
-		} else {
-			*val = ((ier & IER_THRI) != 0 ? IIR_THRI : IIR_NO_INT) |
-			       fifo;
-		}
-		return;
-	}
-	if (port == COM1_LCR && !in && size == 1) {
-		__atomic_store_n(&com1_lcr, (uint8_t)*val, __ATOMIC_RELAXED);
-	}
-	if (port == COM1_IER && !in && size == 1 && !com1_dlab()) {
-		__atomic_store_n(&com1_ier, (uint8_t)*val, __ATOMIC_RELAXED);
-		outb(port, (uint8_t)*val);
-		com1_thre(); /* THRI enabled with THR empty: at once */
-		return;
-	}
-	/* The transmitter is the guest's (always empty), the receiver the
-	 * UART's: data ready and its errors. */
-	if (port == COM1_LSR && in && size == 1) {
-		*val = LSR_IDLE | (inb(COM1_LSR) & LSR_RX_BITS);
+	if (hv_vuart_io(vmpl, port, size, in, val)) {
 		return;
 	}
 	if (port == MACHINE_EXIT_PORT && !in) {
@@ -400,29 +301,12 @@ void hv_io(struct hv_vcpu *c, unsigned vmpl, uint16_t port, unsigned size,
 	if (!in && power(c, vmpl, port, size, *val)) {
 		return;
 	}
-	if (size == 1 && hv_pic_io(port, in, val)) {
-		return;
-	}
-	if (port == APM_CNT && size == 1 && !in) {
-		apm_command((uint8_t)*val);
-		return;
-	}
-	if (hv_fwcfg_port(port)) {
-		hv_fwcfg_io(port, size, in, val);
-		return;
-	}
-	if (hv_pci_port(port, size)) {
-		hv_pci_io(port, size, in, val);
-		return;
-	}
-	/* Port 0x92: the guest's reads A20 on, always; a write's reset bit
-	 * ended the VM above, its A20 bit is dropped (the real gate would
-	 * fold the machine's own addresses). */
-	if (port == PORT_SYSCTL_A && size == 1) {
-		if (in) {
-			*val = SYSCTL_A_A20;
+	last = (uint32_t)port + size - 1;
+	for (i = 0; i < ARRAY_SIZE(ioports); i++) {
+		if (last >= ioports[i].first && port <= ioports[i].last &&
+		    ioports[i].io(port, size, in, val)) {
+			return;
 		}
-		return;
 	}
 	if (qemu_port(port, size)) {
 		qemu_io(port, size, in, val);

@@ -28,14 +28,4 @@
 void hv_io_init(void);
 void hv_io(struct hv_vcpu *c, unsigned vmpl, uint16_t port, unsigned size,
 	   bool in, uint32_t *val);
-/** Whether the guest enabled COM1's "received data" interrupt. */
-bool hv_io_rx_enabled(void);
-/** On any vCPU every @interval TSC cycles or so: write out partial lines
- * older than @interval (a prompt, echoed keys); and at most once per
- * @interval over all vCPUs, raise COM1's pin if the guest wants to hear of
- * received data and the UART has some. */
-void hv_io_poll(uint64_t interval);
-/** Write out every partial line (before the VM ends). */
-void hv_io_flush(void);
-
 #endif /* MACHINE_HV_IO_H */
