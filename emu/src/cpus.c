@@ -12,6 +12,7 @@
 #include "lapic.h"
 #include "layout.h"
 #include "machine.h"
+#include "mcpu.h"
 
 #define IST_PAGES 4u
 #define STACK_PAGES 16u
@@ -40,6 +41,11 @@ struct mcpu *mcpu_this(void)
 
 	__asm__ volatile("mov %%fs:8, %0" : "=r"(c));
 	return c;
+}
+
+unsigned mcpu_index(const struct mcpu *c)
+{
+	return c->index;
 }
 
 struct mcpu *mcpu_by_apic(uint32_t apic_id)

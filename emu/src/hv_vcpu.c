@@ -43,5 +43,5 @@ struct hv_vcpu *hv_vcpu_by_apic(uint32_t apic_id)
 
 struct hv_vcpu *hv_vcpu_this(void)
 {
-	return hv_vcpu(mcpu_this()->index);
+	return hv_vcpu(mcpu_index(mcpu_this()));
 }

@@ -5,6 +5,7 @@
 
 #include "insn_decode.h"
 #include "layout.h"
+#include "mcpu.h"
 #include "rmp.h"
 #include "walk.h"
 

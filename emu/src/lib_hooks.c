@@ -13,6 +13,7 @@
 #include "fpu.h"
 #include "lapic.h"
 #include "machine.h"
+#include "mcpu.h"
 #include "postmortem.h"
 #include "trap.h"
 

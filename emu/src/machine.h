@@ -4,14 +4,25 @@
  * vCPU per CPU (vCPU i on the CPU with APIC ID i, as KVM pins nothing but
  * QEMU numbers both from 0). Three roles, apart in code as they are apart
  * on hardware:
- *   hardware (world.c, rmp.c, npt.c, insn.c, vc.c, walk.c, cpuid.c): the
- *     VMPLs, the RMP and its checks, the C-bit, SEV-ES state protection;
- *   PSP (psp.c): the launch, with what the VMM (main.c) hands it from
- *     the hypervisor, and guest requests;
- *   hypervisor (hv.c over model/kvm, hv_io.c, hv_cpuid.c): KVM's
- *     part, the KVM model sim uses too.
- * The hypervisor sees a vCPU only through the GHCB and the exit codes the
- * hardware gives it; it never reads a VMSA.
+ *   hardware (world.c, mcpu.h, rmp.c, npt.c, insn.c, insn_decode.c,
+ *     xsave.c, vc.c, walk.c, cpuid.c, memcrypt.c, svm_run.S): the VMPLs,
+ *     the RMP and its checks, the C-bit, SEV-ES state protection, and
+ *     what SEV-ES does without the host (#VC, the SNP instructions);
+ *   PSP (psp.c, chip_identity.c): the launch, with what the VMM (main.c)
+ *     hands it from the hypervisor, and guest requests;
+ *   hypervisor (hv.c over model/kvm, hv_vcpu.c, and its device models
+ *     hv_apic.c, hv_ioapic.c, hv_pic.c, hv_io.c, hv_vuart.c, hv_pci.c,
+ *     hv_mmio.c, hv_msr.c, hv_kvmclock.c, hv_cpuid.c, hv_fwcfg*.c,
+ *     hv_vblk.c, hv_dma.c): KVM's part, the KVM model sim uses too, and
+ *     QEMU's devices. It owns each vCPU's run loop (hv_vcpu_run) and
+ *     calls the hardware (world_run), which returns automatic exits and
+ *     never calls back.
+ * The rest is the host the three run on: main.c (the VMM's launch),
+ * cpus.c, lapic.c, mm.c, guest_mem.c, fwcfg.c, chipset.c, host_*.c,
+ * console.c, instrument.c, postmortem.c.
+ * The hypervisor sees a vCPU only through the GHCB and the exits the
+ * hardware returns; struct mcpu is opaque to it, so it cannot read a
+ * VMSA or a VMCB's save area.
  */
 #ifndef MACHINE_H
 #define MACHINE_H
@@ -38,51 +49,15 @@ void mlock_drop(struct mlock *l);
 _Static_assert(MACHINE_VMPLS == AP_POST_VMPLS, "a post slot per VMPL");
 #define PAGE 4096ull
 
-/* The guest vCPU's state the hardware keeps besides its VMSAs (which
- * the hypervisor names, struct world_ctl): the VMPL that ran last, and
- * what SEV-ES keeps in the VMSA that QEMU cannot: the GHCB MSR. */
-struct mvcpu {
-	unsigned vmpl;
-	uint64_t ghcb_msr[MACHINE_VMPLS];
-	/* A VMGEXIT was handed to the hypervisor: its answer (the GHCB
-	 * MSR) is loaded at that VMPL's next VMRUN, and only then. */
-	bool ghcb_reply_due[MACHINE_VMPLS];
-	/* TSC_AUX per VMPL (SEV-ES keeps it per VMSA; never intercepted,
-	 * as KVM leaves it to a guest with RDTSCP). */
-	uint64_t tsc_aux[MACHINE_VMPLS];
-	uint64_t exits[MACHINE_VMPLS];
-};
-
-/* SVM state per physical CPU: one VMCB per VMPL (ASID = VMPL + 1). */
-struct mcpu {
-	unsigned index;
-	uint32_t apic_id;
-	struct x86_cpu_tables tables;
-	void *hsave;
-	void *host_save;
-	struct vmcb *vmcb[MACHINE_VMPLS];
-	struct svm_gprs gprs;
-	struct mvcpu vcpu;
-	/* An exception the hardware raises at the next VMRUN. */
-	uint64_t pending_event;
-	uint64_t tsc_aux_loaded; /* TSC_AUX in this CPU's register */
-	/* TLB shoot-down (rmp.c). */
-	bool in_guest;
-	uint64_t flush_gen_seen;
-	uint64_t npf_retry_gpa;
-	bool flush_self; /* flush this CPU's guest TLB at the next VMRUN */
-	bool online;
-	/* The x87/SSE/AVX state of each VMPL's VMSA (SEV-ES keeps it in the
-	 * VMSA; QEMU's VMRUN leaves it in the registers): XSAVE areas, and
-	 * the VMPL whose state the registers hold now. */
-	void *fpu[MACHINE_VMPLS + 1]; /* [MACHINE_VMPLS]: nobody's */
-	unsigned fpu_vmpl;
-	uint64_t held_vmsa; /* the VMSA marked in use, 0 = none */
-};
+/* A physical CPU's SVM state: the hardware's (mcpu.h), opaque to the
+ * hypervisor, which names it only to hand it to world_*() (world.h). */
+struct mcpu;
 
 struct mcpu *mcpu_this(void);
 struct mcpu *mcpu_by_apic(uint32_t apic_id);
 unsigned mcpu_count(void);
+/** @c's index: CPU i runs vCPU i. */
+unsigned mcpu_index(const struct mcpu *c);
 
 /* The guest's RAM: guest physical [0, guest_ram_size). The guest's memory
  * is that and the loader's windows (guest_mem.h). */

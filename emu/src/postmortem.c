@@ -15,6 +15,7 @@
 #include "instrument.h"
 #include "lapic.h"
 #include "layout.h"
+#include "mcpu.h"
 #include "walk.h"
 
 #define PM_EXITS 8u

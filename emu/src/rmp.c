@@ -4,6 +4,7 @@
 #include "arch.h"
 #include "lapic.h"
 #include "machine.h"
+#include "mcpu.h"
 #include "memcrypt.h"
 #include "npt.h"
 

@@ -28,6 +28,7 @@
 #include "instrument.h"
 #include "lapic.h"
 #include "layout.h"
+#include "mcpu.h"
 #include "npt.h"
 #include "postmortem.h"
 #include "rmp.h"

@@ -5,6 +5,7 @@
 
 #include "arch.h"
 #include "insn_decode.h"
+#include "mcpu.h"
 #include "walk.h"
 
 #define LEGACY 512u
