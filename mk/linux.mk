@@ -135,7 +135,7 @@ linux-repro-check: $(LINUX)/kit/PACKAGES $(LINUX_VMLINUZ) $(LINUX_INITRD) \
 		$(BIN)/csvsm-igvm $(LINUX)/cmdline $(LINUX_INITRD) \
 		$(BUILD)/csvsm-linux.igvm
 
-# scripts/linux-check.sh on logs made from csvsm-sim's reports: extraction,
+# test/linux/check.py on logs made from csvsm-sim's reports: extraction,
 # verification and each failure it must catch; no kernel, no QEMU.
 .PHONY: linux-check-test
 linux-check-test: $(BIN)/csvsm-sim $(BIN)/csvsm-verify $(PKI_FILES)
@@ -146,7 +146,7 @@ linux-check-test: $(BIN)/csvsm-sim $(BIN)/csvsm-verify $(PKI_FILES)
 # relying party on its console answers its credential request
 # (scripts/linux-relying-party.sh), and the host verifies the reports it
 # printed against `csvsm-igvm measure` of the image and the secret it
-# recovered (scripts/linux-check.sh). Logs and report files under
+# recovered (test/linux/check.py). Logs and report files under
 # build/linux-emu/.
 LINUX_EMU := $(BUILD)/linux-emu
 .PHONY: linux-emu-check
@@ -163,7 +163,7 @@ linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(RP_TOOLS)
 			grep -E '^(FAIL|emu)' $(LINUX_EMU)/smp$$n.log | tail -n 20; \
 			exit 1; \
 		fi; \
-		scripts/linux-check.sh --smp $$n \
+		test/linux/check.py --smp $$n \
 			--credential $(LINUX_EMU)/smp$$n-rp $(LINUX_EMU)/smp$$n.log \
 			$(LINUX_EMU)/smp$$n $(BUILD)/csvsm-linux.igvm || exit 1; \
 	done
@@ -215,13 +215,13 @@ linux-stable-check: $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF) $(RP_TOOLS)
 .PHONY: linux-refusal-check
 linux-refusal-check: $(LINUX_OLD)/vmlinuz $(LINUX_VMLINUZ) $(LINUX_INITRD) \
 		$(LINUX)/cmdline $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF)
-	@scripts/linux-refusal-check.sh $(LINUX_OLD)/vmlinuz
+	@test/linux/refusal-check.sh $(LINUX_OLD)/vmlinuz
 
 # `make run` at a terminal, checked through a pseudo-terminal: the shell
 # image at -smp 2 answers typed commands, Ctrl-C, a configfs-tsm report
-# from the SVSM, and `poweroff -f` ends the VM (scripts/linux-shell-check.sh;
+# from the SVSM, and `poweroff -f` ends the VM (test/linux/shell-check.sh;
 # the session in build/linux-shell/session.log).
 .PHONY: linux-shell-check
 linux-shell-check: $(BUILD)/csvsm-linux-shell.igvm $(MACHINE_ELF)
-	@scripts/linux-shell-check.sh --image $(BUILD)/csvsm-linux-shell.igvm \
+	@test/linux/shell-check.sh --image $(BUILD)/csvsm-linux-shell.igvm \
 		--smp 2 --log $(BUILD)/linux-shell/session.log

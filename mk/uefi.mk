@@ -24,7 +24,7 @@ $(UEFI_IMAGE_TRIXIE): $(BIN)/csvsm-igvm $(SNP_FW) $(OVMF_TRIXIE)
 # firmware or none, test/linux/csvsm-selftest) and, through 2026.08 with
 # RAM above 4 GiB (UEFI_MAX_LOW), of its memory (csvsm.accept=lazy: some
 # left unaccepted, for Linux to accept through the SVSM). A file per
-# kind, for scripts/linux-check.sh --cmdline.
+# kind, for test/linux/check.py --cmdline.
 UEFI_KINDS := firmware none shell
 uefi_cmdline_for = $(strip $(if $(filter shell,$(1)),$(call \
 	linux_cmdline_for,shell),$(LINUX_CMDLINE) csvsm.measured=$(1) \
@@ -57,7 +57,7 @@ define uefi_boot
 	if [ $$st -ne 0 ]; then \
 		grep -aE '^(FAIL|emu)' $(UEFI)/$(1).log | tail -n 20; exit 1; \
 	fi; \
-	scripts/linux-check.sh --uefi $(4) --smp $(3) \
+	test/linux/check.py --uefi $(4) --smp $(3) \
 		--credential $(UEFI)/$(1)-rp --kernel $(LINUX_VMLINUZ) \
 		--initrd $(LINUX_INITRD) --cmdline $(UEFI)/cmdline-$(4) \
 		$(UEFI)/$(1).log $(UEFI)/$(1) $(2) || exit 1
@@ -80,7 +80,7 @@ uefi-check: $(UEFI_DEPS)
 .PHONY: uefi-shell-check
 uefi-shell-check: $(UEFI_IMAGE) $(MACHINE_ELF) $(LINUX_VMLINUZ) \
 		$(LINUX_INITRD) $(UEFI)/cmdline-shell
-	@scripts/linux-shell-check.sh --image $(UEFI_IMAGE) --smp 2 \
+	@test/linux/shell-check.sh --image $(UEFI_IMAGE) --smp 2 \
 		--log $(UEFI)/shell-session.log -- \
 		--guest-kernel $(LINUX_VMLINUZ) --guest-initrd $(LINUX_INITRD) \
 		--guest-append "$$(cat $(UEFI)/cmdline-shell)"

@@ -5,7 +5,7 @@
 # initrd.img), an image of it with the SVSM (csvsm-igvm build --linux,
 # `make -s linux-cmdline`'s line), a boot on the emulated SEV-SNP machine
 # with the relying party on the console (scripts/linux-relying-party.sh)
-# and the host's checks of what the guest printed (scripts/linux-check.sh),
+# and the host's checks of what the guest printed (test/linux/check.py),
 # as `make linux-emu-check` does for the default kernel.
 #   linux-matrix.sh [--smp N] [--mem SIZE] [--timeout S] [--out DIR] [LOCK...]
 # One line per kernel: NAME, PASS or FAIL, the guest's "N passed, M
@@ -13,18 +13,18 @@
 # checks, or how the machine ended); then a summary. Exit status 1 if any
 # kernel failed. DIR (default build/linux-matrix) keeps NAME.igvm,
 # NAME.log (the console), NAME.out (emu-run's), NAME-rp/ (the relying
-# party's), NAME/ and NAME-check.log (linux-check.sh's), NAME-kit.log.
+# party's), NAME/ and NAME-check.log (check.py's), NAME-kit.log.
 #
 # A kit whose kernel has no SVSM vTPM driver (kit/tpm_svsm "none WHY":
 # Linux 6.12) passes with the guest's TPM checks skipped for "no
-# tpm_svsm: WHY", and linux-check.sh's failures then only the TPM's (its
+# tpm_svsm: WHY", and check.py's failures then only the TPM's (its
 # checks require them); the event log, written by the SVSM, is checked
 # all the same. A kit made without modules (kit/modules-absent WHY: 6.19
 # to 7.1, whose modules the suites lack) passes with the checks that need
 # configfs-tsm, sev-guest and tpm_svsm skipped for "no modules: WHY", and
-# linux-check.sh's failures only the reports' and the TPM's. The line says
+# check.py's failures only the reports' and the TPM's. The line says
 # which checks were skipped, and why. Every other kit must pass
-# linux-check.sh whole. One machine at a time.
+# check.py whole. One machine at a time.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -62,7 +62,7 @@ tpm_checks="tpm-devices tpm-dmesg tpm-random tpm-pcr-extend tpm-ek tpm-quote
 	tpm-credential tpm-ekcert tpm-seal tpm-seal-refused tpm-persist pcr-measured"
 mod_checks="configfs-tsm sev-guest attest-svsm attest-vmpl1 mem-shared-private
 	attest-after-reload"
-# linux-check.sh's checks that fail when the guest skipped CHECK:
+# check.py's checks that fail when the guest skipped CHECK:
 # guest-CHECK (the guest's own results it requires passed) and those of
 # what CHECK would have printed.
 host_checks() { # CHECK
@@ -113,7 +113,7 @@ for lock in "${locks[@]}"; do
 			sed 's/^emu-run: -smp [0-9]*: //')
 		result=$(tr -d '\r' <"$log" | grep -aoE '[0-9]+ passed, [0-9]+ failed$' |
 			tail -n1)
-		scripts/linux-check.sh --smp "$smp" --linux-entry "$entry" \
+		test/linux/check.py --smp "$smp" --linux-entry "$entry" \
 			--kernel "$kit/vmlinuz" \
 			--initrd "$kit/initrd.img" --cmdline "$cmdfile" \
 			--credential "$out/$name-rp" "$log" "$out/$name" "$img" \

@@ -2,7 +2,7 @@
 # The vTPM's state across boots of Linux on the emulated machine (issue
 # 28; docs/vtpm.md, "Persistent state"), with the host as the adversary
 # that keeps the file: every boot is `make linux-emu-check`'s (the
-# self-test with a relying party, then scripts/linux-check.sh), on the
+# self-test with a relying party, then test/linux/check.py), on the
 # SVSM's block device (emu-run.sh --blk), and the SVSM report each boot
 # printed goes through `csvsm-verify --ledger` as a relying party that
 # remembers this platform and image would.
@@ -48,7 +48,7 @@ fail() {
 }
 
 # boot NAME IMAGE [CMDLINE-FILE]: one boot on $state, checked against
-# the command line in CMDLINE-FILE (default: linux-check.sh's); its files
+# the command line in CMDLINE-FILE (default: check.py's); its files
 # in $dir/NAME/.
 boot() {
 	local name=$1 img=$2 st cmdline=()
@@ -61,11 +61,11 @@ boot() {
 		grep -aE '^(FAIL|emu)' "$dir/$name.log" | tail -n 20 >&2
 		fail "$name: the boot ended with status $st ($dir/$name.log)"
 	fi
-	scripts/linux-check.sh --smp 1 "${cmdline[@]}" --credential "$dir/$name-rp" \
+	test/linux/check.py --smp 1 "${cmdline[@]}" --credential "$dir/$name-rp" \
 		"$dir/$name.log" "$dir/$name" "$img" >"$dir/$name-check.log" 2>&1 ||
 		{
 			grep 'FAIL' "$dir/$name-check.log" >&2
-			fail "$name: linux-check.sh failed ($dir/$name-check.log)"
+			fail "$name: test/linux/check.py failed ($dir/$name-check.log)"
 		}
 }
 

@@ -5,8 +5,8 @@
 #   linux-relying-party.sh [--nonce WORD] [--rp DIR] EMU-RUN-ARGS...
 # It reads the console as it arrives; on the guest's line
 # `csvsm-selftest: credential-request AKNAME=HEX` it takes the blobs
-# printed so far (scripts/linux-lib.sh), verifies the SVSM's report as
-# scripts/linux-check.sh does (chain, signature, VMPL 0, REPORT_DATA =
+# printed so far (test/linux/relying_party.py), verifies the SVSM's report as
+# test/linux/check.py does (chain, signature, VMPL 0, REPORT_DATA =
 # SHA-512(nonce || manifest) with the nonce computed here from WORD,
 # MEASUREMENT = scripts/emu-measure.sh of emu-run's --image and --smp),
 # checks that
@@ -16,7 +16,7 @@
 # /dev/urandom; the guest gets `CSVSM-CREDENTIAL HEX` (the credential
 # blob), or `CSVSM-CREDENTIAL-REFUSED WHY`. DIR (default: emu-run's --log
 # less .log, then -rp) keeps what a check needs afterwards
-# (scripts/linux-check.sh --credential DIR): secret.bin, ek-public.bin
+# (test/linux/check.py --credential DIR): secret.bin, ek-public.bin
 # (the TPM2B_PUBLIC makecredential used), ak-name (hex), credential.bin,
 # and rp.log. On the guest's lines `csvsm-selftest: ekcert-request KIND`
 # (rsa2048, ecc-p256) it certifies that EK (answer_ekcert,
@@ -32,100 +32,24 @@
 # answers once for a console LOG already written (the tests' entry): the
 # answer line on stdout, status 1 if refused.
 set -uo pipefail
-# shellcheck source=scripts/linux-lib.sh
-. "$(dirname "$0")/linux-lib.sh"
-bin=build/bin
-pki=build/pki
-ekca=${CSVSM_EKCA:-build/ekca}
+# The relying party's work: test/linux/relying_party.py (answer, ekcert).
+rp_py=$(dirname "$0")/../test/linux/relying_party.py
 
 # answer CONSOLE-LOG AKNAME-HEX: the answer line on stdout, DIR's files.
-answer() {
-	local why="" akname=$2 clean=$rp/console.txt
-	out=$rp/blobs
-	rm -rf "$out" "$rp"/*.bin "$rp/ak-name"
-	mkdir -p "$out"
-	fails=$rp/fails
-	: >"$fails"
-	ok() { echo "relying-party: PASS $1" >>"$rp/rp.log"; }
-	bad() { echo "$1: $2" >>"$fails"; }
-	clean_log "$1" "$clean"
-	extract_blobs "$clean"
-	measure=()
-	if [ "$image" != - ]; then
-		local m
-		m=$(CSVSM_BIN=$bin scripts/emu-measure.sh "$image" "$smp") ||
-			bad measure "csvsm-igvm measure $image --vcpus $smp failed"
-		measure=(--measurement "$m")
-	fi
-	if [ -s "$fails" ]; then
-		why=$(head -n1 "$fails")
-	elif ! verify_svsm_report "$(nonce_of "$word")"; then
-		why=$(head -n1 "$fails")
-	elif ! manifest_ek "$out/svsm-manifest.bin" "$out/manifest-ek.bin"; then
-		why="the verified services manifest has no vTPM entry"
-	elif [ ! -s "$out/ak-public.bin" ]; then
-		why="the guest printed no ak-public.bin"
-	elif [ "$(name_of "$out/ak-public.bin")" != "$akname" ]; then
-		why="AKNAME is not the name of the AK public the guest printed"
-	else
-		tpm2b_of "$out/manifest-ek.bin" "$rp/ek-public.bin"
-		head -c 32 /dev/urandom >"$rp/secret.bin"
-		echo "$akname" >"$rp/ak-name"
-		if ! tpm2_makecredential -T none -u "$rp/ek-public.bin" -s "$rp/secret.bin" \
-			-n "$akname" -o "$rp/credential.bin" >/dev/null 2>"$rp/makecredential.err"; then
-			why="tpm2_makecredential: $(tail -n1 "$rp/makecredential.err")"
-			rm -f "$rp/secret.bin"
-		fi
-	fi
-	if [ -n "$why" ]; then
-		echo "relying-party: refused: $why" >>"$rp/rp.log"
-		echo "CSVSM-CREDENTIAL-REFUSED $why" | tr -d '\r\n' | cut -c1-200
-		echo
-		return 1
-	fi
-	echo "relying-party: credential for AK $akname with the manifest's EK" >>"$rp/rp.log"
-	echo "CSVSM-CREDENTIAL $(xxd -p "$rp/credential.bin" | tr -d '\n')"
-}
+answer() { "$rp_py" answer "$1" "$rp" "$image" "$word" "$smp" "$2"; }
 
 # An EK certificate (docs/vtpm.md, "EK certificates"), asked for after
 # the credential, KIND rsa2048 or ecc-p256: csvsm-ekca verifies the
 # SVSM's report again on its own (chain, VMPL 0, no DEBUG, the
 # MEASUREMENT of --image, the nonce and manifest) and certifies the EKs
 # the manifest binds (the RSA one must be the guest's tpm2_createek one)
-# under the CA in $ekca (made on first use). The answer line on stdout:
-# `CSVSM-EKCERT HEX` (KIND's, DER) or `CSVSM-EKCERT-REFUSED WHY`;
+# under the CA in $CSVSM_EKCA (made on first use). The answer line on
+# stdout: `CSVSM-EKCERT HEX` (KIND's, DER) or `CSVSM-EKCERT-REFUSED WHY`;
 # DIR/ekcert/ keeps the certificates.
-answer_ekcert() { # KIND
-	local kind=$1 why="" vcek=$pki/vcek.der
-	rm -rf "$rp/ekcert"
-	mkdir -p "$rp/ekcert"
-	if [ ! -s "$rp/ek-public.bin" ]; then
-		why="no report verified in this boot (no credential answered)"
-	elif [ ${#measure[@]} -eq 0 ]; then
-		why="no MEASUREMENT to trust (the image is -)"
-	else
-		[ ! -s "$out/svsm-vcek.der" ] || vcek=$out/svsm-vcek.der
-		"$bin/csvsm-ekca" --ca "$ekca" --out "$rp/ekcert" \
-			--report "$out/svsm-report.bin" --vcek "$vcek" \
-			--chain "$pki/ask_ark.pem" --nonce "$(nonce_of "$word")" \
-			--manifest "$out/svsm-manifest.bin" "${measure[@]}" \
-			--ek-public "$out/ek-public.bin" >/dev/null 2>"$rp/ekca.err" ||
-			why="csvsm-ekca: $(tail -n1 "$rp/ekca.err")"
-		case $kind in rsa2048 | ecc-p256) ;; *) why="no EK kind '$kind'" ;; esac
-		[ -n "$why" ] || [ -s "$rp/ekcert/ek-$kind.der" ] ||
-			why="csvsm-ekca issued no $kind EK certificate"
-	fi
-	if [ -n "$why" ]; then
-		echo "relying-party: EK certificate refused: $why" >>"$rp/rp.log"
-		echo "CSVSM-EKCERT-REFUSED $why" | tr -d '\r\n' | cut -c1-200
-		echo
-		return 1
-	fi
-	echo "relying-party: EK certificate issued for the manifest's $kind EK" >>"$rp/rp.log"
-	echo "CSVSM-EKCERT $(xxd -p "$rp/ekcert/ek-$kind.der" | tr -d '\n')"
-}
+answer_ekcert() { "$rp_py" ekcert "$rp" "$1" "$word"; }
 
 word=csvsm-linux-selftest
+smp=1
 if [ "${1:-}" = --answer ]; then
 	[ $# -ge 4 ] || { echo "usage: linux-relying-party.sh --answer LOG DIR IMAGE [WORD]" >&2; exit 2; }
 	rp=$3
@@ -140,7 +64,6 @@ fi
 rp=""
 image=build/csvsm.igvm
 log=""
-smp=1
 retry=0
 emu=()
 while [ $# -gt 0 ]; do

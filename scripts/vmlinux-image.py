@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The loaded kernel a bzImage's startup_64 entry runs, computed apart
 from csvsm's C code (tools/igvm/vmlinux.c), for the host's check of PCR 9
-(scripts/linux-check.sh --linux-entry startup_64; docs/linux.md, "The
+(test/linux/check.py --linux-entry startup_64; docs/linux.md, "The
 startup_64 entry").
 
     vmlinux-image.py BZIMAGE     prints the SHA-256 of the loaded image

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/linux-check.sh against console logs made here, no kernel needed:
+# test/linux/check.py against console logs made here, no kernel needed:
 # the SVSM's report comes from `csvsm-sim attest` with the self-test's
 # nonce, printed the way test/linux/csvsm-selftest prints it (gzip'd and
 # raw hex, behind a machine's prefix, with carriage returns). The check
@@ -86,8 +86,9 @@ quote "$(printf 'another nonce' | sha)" other-
 tpm tpm2_pcrread -o "$t/pcrs.bin" sha256:8,9,16
 # The credential round trip as the guest and the relying party run it,
 # on csvsm-sim's vTPM (its EK, the last AK): the name computed as
-# scripts/linux-lib.sh does, so the TPM's acceptance proves it too.
-. scripts/linux-lib.sh
+# test/lib/oracle.py does for the check and the relying party, so the
+# TPM's acceptance proves it too.
+name_of() { test/lib/oracle.py tpm-name "$1"; }
 head -c 32 /dev/urandom >"$t/cred-secret.bin"
 tpm2_makecredential -T none -u "$t/sim-ek.pub" -s "$t/cred-secret.bin" \
 	-n "$(name_of "$t/other-ak-public.bin")" -o "$t/cred.bin" >/dev/null 2>&1 ||
@@ -104,28 +105,47 @@ cmp -s "$t/cred-secret.bin" "$t/cred-got.bin" || fail "activatecredential: anoth
 ok
 # The EK as the guest's tpm2_createek writes it (TPM2B_PUBLIC) from the
 # manifest's vTPM entry (found by its GUID: the manifest has others),
-# through the lib as the relying party takes it: none before the SVSM's
-# report verified, none from a manifest the report does not bind.
-(
-	out=$tmp/lib
-	pki=build/pki
-	measure=()
-	ok() { :; }
-	bad() { fail "$*"; }
-	mkdir -p "$out"
-	for f in report manifest certs; do cp "$tmp/$f.bin" "$out/svsm-$f.bin"; done
-	! manifest_ek "$out/svsm-manifest.bin" "$t/manifest-ek.bin" ||
-		fail "manifest_ek gave an entry before a report verified"
-	verify_svsm_report "$nonce"
-	cmp -s "$out/svsm-vcek.der" build/pki/vcek.der ||
-		fail "verify_svsm_report kept no VCEK from the certificate table"
-	cp "$out/svsm-manifest.bin" "$out/other-manifest.bin"
-	printf '\x01' | dd of="$out/other-manifest.bin" bs=1 seek=100 conv=notrunc 2>/dev/null
-	! manifest_ek "$out/other-manifest.bin" "$t/manifest-ek.bin" ||
-		fail "manifest_ek gave an entry from a manifest the report does not bind"
-	manifest_ek "$out/svsm-manifest.bin" "$t/manifest-ek.bin" ||
-		fail "no vTPM entry in csvsm-sim's manifest"
-) || exit 1
+# through test/linux/relying_party.py as the relying party takes it: none
+# before the SVSM's report verified, none from a manifest the report does
+# not bind.
+mkdir -p "$tmp/lib"
+for f in report manifest certs; do cp "$tmp/$f.bin" "$tmp/lib/svsm-$f.bin"; done
+python3 - "$tmp/lib" "$t/manifest-ek.bin" "$nonce" <<'PY' || fail "relying_party.py"
+import os, shutil, sys
+sys.path.insert(0, "test/linux")
+from relying_party import Verifier
+
+out, ek, nonce = sys.argv[1:4]
+
+
+def bad(check, why):
+    print(f"linux-check-test: FAIL: {check}: {why}")
+    sys.exit(1)
+
+
+def fail(what):
+    print(f"linux-check-test: FAIL: {what}")
+    sys.exit(1)
+
+
+v = Verifier(out, [], lambda what: None, bad)
+manifest = os.path.join(out, "svsm-manifest.bin")
+if v.manifest_ek(manifest, ek):
+    fail("manifest_ek gave an entry before a report verified")
+v.verify_svsm_report(nonce)
+if open(os.path.join(out, "svsm-vcek.der"), "rb").read() != \
+        open("build/pki/vcek.der", "rb").read():
+    fail("verify_svsm_report kept no VCEK from the certificate table")
+other = os.path.join(out, "other-manifest.bin")
+shutil.copy(manifest, other)
+with open(other, "r+b") as f:
+    f.seek(100)
+    f.write(b"\x01")
+if v.manifest_ek(other, ek):
+    fail("manifest_ek gave an entry from a manifest the report does not bind")
+if not v.manifest_ek(manifest, ek):
+    fail("no vTPM entry in csvsm-sim's manifest")
+PY
 printf '%04x' "$(wc -c <"$t/manifest-ek.bin")" | xxd -r -p |
 	cat - "$t/manifest-ek.bin" >"$t/ek-public.bin"
 cmp -s "$t/ek-public.bin" "$t/sim-ek.pub" && fail "csvsm-sim's two vTPMs have one EK"
@@ -218,7 +238,7 @@ guest_log() { # ENC RESULT [SKIPPED-CHECK]
 	echo "$2"
 }
 check() { # LOG [RP-DIR]: linux-check's output in $tmp/out
-	scripts/linux-check.sh --smp 2 "${tpmargs[@]}" --credential "${2:-$tmp/rp}" "$1" "$tmp/files" - \
+	test/linux/check.py --smp 2 "${tpmargs[@]}" --credential "${2:-$tmp/rp}" "$1" "$tmp/files" - \
 		>"$tmp/out" 2>&1 || true
 }
 has() { grep -qF "linux-check: $1" "$tmp/out" || {
@@ -268,7 +288,7 @@ for enc in gzip raw; do
 	ok
 done
 
-scripts/linux-check.sh --nonce other --smp 2 "${tpmargs[@]}" "$tmp/log" "$tmp/files" - \
+test/linux/check.py --nonce other --smp 2 "${tpmargs[@]}" "$tmp/log" "$tmp/files" - \
 	>"$tmp/out" 2>&1 && fail "a wrong nonce passed"
 has "FAIL nonce:"
 has "FAIL svsm-report: csvsm-verify: csvsm-verify: FAILED report-data"
@@ -323,7 +343,7 @@ ok
 
 # PCRs 8 and 9 and the log checked against another kernel than the one
 # measured: both must fail; then a log that replays to another kernel.
-scripts/linux-check.sh --smp 2 --kernel "$t/other-vmlinuz" --initrd "$t/initrd.img" \
+test/linux/check.py --smp 2 --kernel "$t/other-vmlinuz" --initrd "$t/initrd.img" \
 	--cmdline "$t/cmdline" "$tmp/log" "$tmp/files" - >"$tmp/out" 2>&1 || true
 has "FAIL pcr-measured: PCR 9 is"
 has "FAIL eventlog: the log replays to PCR 8"

@@ -5,7 +5,7 @@
 # than the kernel takes, each with its reason; a corrupt initrd, which no
 # loader can tell from a good one, boots and Linux itself says so on the
 # machine's console before it panics (panic=-1: a reset, status 243).
-#   linux-refusal-check.sh OLD-VMLINUZ
+#   test/linux/refusal-check.sh OLD-VMLINUZ
 set -euo pipefail
 old=$1
 bin=build/bin/csvsm-igvm

@@ -5,8 +5,8 @@
 # its shell on COM1 answers typed commands: arithmetic, the CPU count,
 # Ctrl-C ending a foreground job, a configfs-tsm report from the SVSM
 # (outblob's size), then `poweroff -f` ends QEMU with 245.
-#   scripts/linux-shell-check.sh [--image IGVM] [--smp N] [--log FILE]
-#                                [-- EMU-RUN-ARGS...]
+#   test/linux/shell-check.sh [--image IGVM] [--smp N] [--log FILE]
+#                             [-- EMU-RUN-ARGS...]
 # The whole session, as the terminal showed it, goes to FILE
 # (build/linux-shell/session.log). EMU-RUN-ARGS go to scripts/emu-run.sh
 # as they are: `make run-uefi`'s shell (mk/uefi.mk) passes the kernel,
