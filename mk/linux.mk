@@ -215,7 +215,7 @@ linux-stable-check: $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF) $(RP_TOOLS)
 .PHONY: linux-refusal-check
 linux-refusal-check: $(LINUX_OLD)/vmlinuz $(LINUX_VMLINUZ) $(LINUX_INITRD) \
 		$(LINUX)/cmdline $(BIN)/csvsm-igvm $(SNP_FW) $(MACHINE_ELF)
-	@test/linux/refusal-check.sh $(LINUX_OLD)/vmlinuz
+	@test/linux/refusal_check.py $(LINUX_OLD)/vmlinuz
 
 # `make run` at a terminal, checked through a pseudo-terminal: the shell
 # image at -smp 2 answers typed commands, Ctrl-C, a configfs-tsm report
