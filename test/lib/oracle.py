@@ -21,6 +21,8 @@ The startup_64 entry's kernel (the decompressed vmlinux) has its own
 oracle, scripts/vmlinux-image.py.
 
     oracle.py tpm-name TPM2B-PUBLIC   prints the key's name as hex
+    oracle.py linux-pcrs BZIMAGE INITRD CMDLINE-FILE
+                                      prints PCR 8 and PCR 9 as hex
 """
 import hashlib
 import struct
@@ -78,14 +80,29 @@ def tpm_name(tpm2b_public):
     return "%04x" % alg + hashlib.sha256(tpm2b_public[2:]).hexdigest()
 
 
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "tpm-name":
-        name = tpm_name(open(argv[2], "rb").read())
+        name = tpm_name(read(argv[2]))
         if name is None:
             sys.exit(1)
         print(name)
         return
-    print("usage: oracle.py tpm-name TPM2B-PUBLIC", file=sys.stderr)
+    if len(argv) == 5 and argv[1] == "linux-pcrs":
+        part = kernel_part(read(argv[2]))
+        if part is None:
+            print(f"oracle: {argv[2]}: not a bzImage", file=sys.stderr)
+            sys.exit(1)
+        print(pcr8(cmdline_of(read(argv[4]))).hex(),
+              pcr9(sha256(part), read(argv[3])).hex())
+        return
+    print("usage: oracle.py tpm-name TPM2B-PUBLIC\n"
+          "       oracle.py linux-pcrs BZIMAGE INITRD CMDLINE-FILE",
+          file=sys.stderr)
     sys.exit(2)
 
 
