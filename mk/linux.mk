@@ -219,9 +219,9 @@ linux-refusal-check: $(LINUX_OLD)/vmlinuz $(LINUX_VMLINUZ) $(LINUX_INITRD) \
 
 # `make run` at a terminal, checked through a pseudo-terminal: the shell
 # image at -smp 2 answers typed commands, Ctrl-C, a configfs-tsm report
-# from the SVSM, and `poweroff -f` ends the VM (test/linux/shell-check.sh;
+# from the SVSM, and `poweroff -f` ends the VM (test/linux/shell_check.py;
 # the session in build/linux-shell/session.log).
 .PHONY: linux-shell-check
 linux-shell-check: $(BUILD)/csvsm-linux-shell.igvm $(MACHINE_ELF)
-	@test/linux/shell-check.sh --image $(BUILD)/csvsm-linux-shell.igvm \
+	@test/linux/shell_check.py --image $(BUILD)/csvsm-linux-shell.igvm \
 		--smp 2 --log $(BUILD)/linux-shell/session.log

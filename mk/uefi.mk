@@ -80,7 +80,7 @@ uefi-check: $(UEFI_DEPS)
 .PHONY: uefi-shell-check
 uefi-shell-check: $(UEFI_IMAGE) $(MACHINE_ELF) $(LINUX_VMLINUZ) \
 		$(LINUX_INITRD) $(UEFI)/cmdline-shell
-	@test/linux/shell-check.sh --image $(UEFI_IMAGE) --smp 2 \
+	@test/linux/shell_check.py --image $(UEFI_IMAGE) --smp 2 \
 		--log $(UEFI)/shell-session.log -- \
 		--guest-kernel $(LINUX_VMLINUZ) --guest-initrd $(LINUX_INITRD) \
 		--guest-append "$$(cat $(UEFI)/cmdline-shell)"

@@ -1,37 +1,46 @@
-#!/usr/bin/env bash
-# What a user of `make run` at a terminal gets, checked through a
-# pseudo-terminal: Linux on csvsm in the emulated machine (2 CPUs) boots
-# the shell image (build/csvsm-linux-shell.igvm, csvsm.test=shell), and
-# its shell on COM1 answers typed commands: arithmetic, the CPU count,
-# Ctrl-C ending a foreground job, a configfs-tsm report from the SVSM
-# (outblob's size), then `poweroff -f` ends QEMU with 245.
-#   test/linux/shell-check.sh [--image IGVM] [--smp N] [--log FILE]
-#                             [-- EMU-RUN-ARGS...]
-# The whole session, as the terminal showed it, goes to FILE
-# (build/linux-shell/session.log). EMU-RUN-ARGS go to scripts/emu-run.sh
-# as they are: `make run-uefi`'s shell (mk/uefi.mk) passes the kernel,
-# initrd and command line OVMF boots (--guest-kernel ...).
-set -uo pipefail
+#!/usr/bin/env python3
+"""What a user of `make run` at a terminal gets, checked through a
+pseudo-terminal: Linux on csvsm in the emulated machine (2 CPUs) boots
+the shell image (build/csvsm-linux-shell.igvm, csvsm.test=shell), and
+its shell on COM1 answers typed commands: arithmetic, the CPU count,
+Ctrl-C ending a foreground job, a configfs-tsm report from the SVSM
+(outblob's size), then `poweroff -f` ends QEMU with 245.
 
-image=build/csvsm-linux-shell.igvm
-smp=2
-log=build/linux-shell/session.log
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--image) image=$2; shift 2 ;;
-	--smp) smp=$2; shift 2 ;;
-	--log) log=$2; shift 2 ;;
-	--) shift; break ;;
-	*) echo "linux-shell-check: unknown argument $1" >&2; exit 2 ;;
-	esac
-done
-mkdir -p "$(dirname "$log")"
+    test/linux/shell_check.py [--image IGVM] [--smp N] [--log FILE]
+                              [-- EMU-RUN-ARGS...]
 
-exec python3 - "$image" "$smp" "$log" "$@" <<'EOF'
-import os, pty, re, select, sys, time
+The whole session, as the terminal showed it, goes to FILE
+(build/linux-shell/session.log). EMU-RUN-ARGS go to scripts/emu-run.sh
+as they are: `make run-uefi`'s shell (mk/uefi.mk) passes the kernel,
+initrd and command line OVMF boots (--guest-kernel ...). Run from the
+repository's top directory.
+"""
+import os
+import pty
+import re
+import select
+import sys
+import time
 
-image, smp, log = sys.argv[1], sys.argv[2], sys.argv[3]
-extra = sys.argv[4:]
+
+def arguments(argv):
+    opt = {"--image": "build/csvsm-linux-shell.igvm", "--smp": "2",
+           "--log": "build/linux-shell/session.log"}
+    while argv:
+        if argv[0] == "--":
+            argv = argv[1:]
+            break
+        if argv[0] not in opt or len(argv) < 2:
+            print(f"linux-shell-check: unknown argument {argv[0]}",
+                  file=sys.stderr)
+            sys.exit(2)
+        opt[argv[0]] = argv[1]
+        argv = argv[2:]
+    return opt["--image"], opt["--smp"], opt["--log"], argv
+
+
+image, smp, log, extra = arguments(sys.argv[1:])
+os.makedirs(os.path.dirname(log) or ".", exist_ok=True)
 start = time.time()
 pid, fd = pty.fork()
 if pid == 0:
@@ -129,4 +138,3 @@ if os.waitstatus_to_exitcode(status) != 0:
 print(f"linux-shell-check: -smp {smp}: shell after {booted:.0f}s; "
       f"echo, {smp} CPUs, Ctrl-C, a {size}-byte SVSM report, power-off "
       f"({time.time() - start:.0f}s; session: {log})")
-EOF
