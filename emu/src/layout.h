@@ -14,6 +14,9 @@
 #ifndef MACHINE_LAYOUT_H
 #define MACHINE_LAYOUT_H
 
+/* How a run ends, and the port it is written to: one list. */
+#include "machine_exits.h"
+
 #define MACHINE_TRAMPOLINE 0x7000ull
 #define MACHINE_BASE 0x200000ull
 #define MACHINE_GUEST_BASE 0x8000000ull
@@ -30,20 +33,5 @@
  */
 #define MACHINE_C_BIT 51u
 #define MACHINE_C_MASK (1ull << MACHINE_C_BIT)
-
-/*
- * isa-debug-exit (iobase 0xf4): QEMU exits with (value << 1) | 1. The
- * guest's own values (0x10 passed, 0x11 failed) go through unchanged; the
- * machine's:
- */
-#define MACHINE_EXIT_PORT 0xF4u
-#define MACHINE_EXIT_GUEST_TERM 0x12u	  /* 37: the guest asked to stop */
-#define MACHINE_EXIT_GUEST_RESET 0x79u	  /* 243: the guest reset the VM */
-#define MACHINE_EXIT_GUEST_POWEROFF 0x7Au /* 245: the guest powered off */
-#define MACHINE_EXIT_HOST_STOP 0x7Bu	  /* 247: the host's NMI (timeout) */
-#define MACHINE_EXIT_LAUNCH_REFUSED 0x7Cu /* 249: the PSP refused */
-#define MACHINE_EXIT_GUEST_SHUTDOWN 0x7Du /* 251: triple fault, bad VMSA */
-#define MACHINE_EXIT_SVSM_TERM 0x7Eu	  /* 253: VMPL0 asked to stop */
-#define MACHINE_EXIT_MACHINE_PANIC 0x7Fu  /* 255: the machine's own bug */
 
 #endif /* MACHINE_LAYOUT_H */
