@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The machine's console and ends. COM1 is shared by three writers: the
- * machine's own lines ("emu: ..."), and the lines the hypervisor role
- * forwards from the SVSM and the guest (hv_io.c). One lock, whole lines.
+ * The machine's console. COM1 is shared by three writers: the machine's
+ * own lines ("emu: ..."), and the lines the hypervisor role forwards from
+ * the SVSM and the guest (hv_io.c). One lock, whole lines. The lowest
+ * file of the machine: it calls none of the others (its ends are
+ * stop.c's).
  */
 #include <stdarg.h>
 
 #include "svsm/std.h"
 
 #include "arch.h"
-#include "layout.h"
 #include "machine.h"
-#include "postmortem.h"
 
 #define COM1 0x3F8
 #define LSR_THR_EMPTY 0x20
@@ -87,28 +87,4 @@ void mlog(const char *fmt, ...)
 	va_start(ap, fmt);
 	vlog("emu: ", fmt, ap);
 	va_end(ap);
-}
-
-void machine_exit(unsigned value)
-{
-	/* A run that ends badly says where each vCPU was. */
-	if (value == MACHINE_EXIT_GUEST_TERM ||
-	    value == MACHINE_EXIT_HOST_STOP ||
-	    value == MACHINE_EXIT_GUEST_SHUTDOWN ||
-	    value == MACHINE_EXIT_SVSM_TERM ||
-	    value == MACHINE_EXIT_MACHINE_PANIC) {
-		pm_print();
-	}
-	outb(MACHINE_EXIT_PORT, (uint8_t)value);
-	halt_forever();
-}
-
-void machine_panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog("emu: PANIC: ", fmt, ap);
-	va_end(ap);
-	machine_exit(MACHINE_EXIT_MACHINE_PANIC);
 }

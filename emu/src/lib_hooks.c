@@ -14,7 +14,7 @@
 #include "lapic.h"
 #include "machine.h"
 #include "mcpu.h"
-#include "postmortem.h"
+#include "stop.h"
 #include "trap.h"
 
 void plat_console_write(const char *s, size_t len)
@@ -38,7 +38,7 @@ void arch_trap(struct trap_frame *f)
 		return;
 	}
 	if (f->vector == X86_VEC_NMI) {
-		pm_request(); /* the host asks for a stop: postmortem.h */
+		machine_stop_request(); /* the host asks for a stop */
 		return;
 	}
 	machine_panic("exception %llu (error %llx) at %llx, CR2 %llx",

@@ -20,8 +20,10 @@
 #include "lapic.h"
 #include "layout.h"
 #include "machine.h"
+#include "postmortem.h"
 #include "psp.h"
 #include "rmp.h"
+#include "stop.h"
 #include "world.h"
 
 #define PVH_MAGIC 0x336EC578u
@@ -187,6 +189,7 @@ void machine_main(uint32_t start_info_pa)
 	unsigned cpus, i;
 	void *heap;
 
+	machine_on_bad_end(pm_print); /* the post-mortem: stop.h says why */
 	if (!fwcfg_present()) {
 		machine_panic("no fw_cfg: run under QEMU");
 	}

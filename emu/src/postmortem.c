@@ -16,6 +16,7 @@
 #include "lapic.h"
 #include "layout.h"
 #include "mcpu.h"
+#include "stop.h"
 #include "walk.h"
 
 #define PM_EXITS 8u
@@ -36,7 +37,6 @@ struct pm_cpu {
 } __attribute__((aligned(64)));
 
 static struct pm_cpu pm_cpus[MACHINE_MAX_CPUS];
-static bool pm_requested;
 static bool pm_printed;
 
 void pm_exit(unsigned cpu, unsigned vmpl, const struct vmcb_control *ctl,
@@ -61,15 +61,9 @@ void pm_call(unsigned cpu, uint64_t rax)
 	pm_cpus[cpu].calls++;
 }
 
-void pm_request(void)
-{
-	__atomic_store_n(&pm_requested, true, __ATOMIC_RELEASE);
-}
-
 bool pm_pending(unsigned cpu)
 {
-	return __atomic_load_n(&pm_requested, __ATOMIC_ACQUIRE) &&
-	       !pm_cpus[cpu].answered;
+	return machine_stop_requested() && !pm_cpus[cpu].answered;
 }
 
 static void print_cpu(unsigned cpu)

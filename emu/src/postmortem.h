@@ -32,10 +32,8 @@ void pm_exit(unsigned cpu, unsigned vmpl, const struct vmcb_control *ctl,
 /** The vCPU on CPU @cpu asked VMPL0 to serve @rax (an SVSM call). */
 void pm_call(unsigned cpu, uint64_t rax);
 
-/** The host asked for a stop (an NMI reached this CPU): safe in an NMI
- * handler, it only sets a flag. */
-void pm_request(void);
-/** Whether a stop was asked for and this CPU has not answered yet. */
+/** Whether the host asked for a stop (machine_stop_request(), stop.h)
+ * and this CPU has not answered yet. */
 bool pm_pending(unsigned cpu);
 /**
  * Answer a stop request on @c: print where its vCPU is (@a: the VMSA of
@@ -51,7 +49,9 @@ void pm_answer(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
  * RIP and IDT, as a walk reads them now (a shutdown's why). */
 void pm_vcpu(unsigned cpu, unsigned vmpl, const struct snp_vmsa *a);
 
-/** Print every CPU's last exits and SVSM call (once per run). */
+/** Print every CPU's last exits and SVSM call (once per run): the
+ * reporter the machine's top hands the stop path (machine_on_bad_end(),
+ * stop.h), so a run that ends badly prints it. */
 void pm_print(void);
 
 #endif /* MACHINE_POSTMORTEM_H */
