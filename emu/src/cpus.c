@@ -26,8 +26,12 @@ struct fs_block {
 _Static_assert(__builtin_offsetof(struct fs_block, stack_canary) == 0x28,
 	       "GCC's stack protector reads %fs:0x28");
 
+/* What the entry (entry.S) reads: the boot CPU's block, and each AP's
+ * stack and block as it starts. The trampoline's bounds: machine.ld. */
 extern struct fs_block bsp_fs_block;
 extern uint64_t ap_boot_stack, ap_boot_fs;
+struct fs_block bsp_fs_block __attribute__((aligned(64)));
+uint64_t ap_boot_stack, ap_boot_fs;
 extern const uint8_t ap_tramp_start[], ap_tramp_end[];
 
 static struct mcpu cpus[MACHINE_MAX_CPUS];

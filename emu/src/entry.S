@@ -142,11 +142,14 @@ ap_start64:
 	jmp 4b
 
 /* The AP trampoline, copied to MACHINE_TRAMPOLINE; the SIPI starts it in
- * real mode at CS = MACHINE_TRAMPOLINE >> 4, IP = 0. */
-#define TRAMP(sym) (MACHINE_TRAMPOLINE + (sym) - ap_tramp_start)
+ * real mode at CS = MACHINE_TRAMPOLINE >> 4, IP = 0. A section of its
+ * own, whose bounds machine.ld gives cpus.c (ap_tramp_start and
+ * ap_tramp_end): this file is the machine's top and names below it only
+ * what it calls and the per-CPU blocks cpus.c fills for it. */
+#define TRAMP(sym) (MACHINE_TRAMPOLINE + (sym) - tramp_base)
+	.section .text.ap_tramp, "ax"
 	.code16
-	.global ap_tramp_start, ap_tramp_end
-ap_tramp_start:
+tramp_base:
 	cli
 	cld
 	xor %ax, %ax
@@ -180,7 +183,6 @@ tramp_gdt_ptr:
 	.balign 16
 	.fill 64, 1, 0
 tramp_stack_top:
-ap_tramp_end:
 
 	.section .rodata
 	.balign 8
@@ -208,14 +210,5 @@ boot_pd:
 boot_stack:
 	.skip 65536
 boot_stack_top:
-	.balign 64
-	.global bsp_fs_block
-bsp_fs_block:
-	.skip 64
-	.global ap_boot_stack, ap_boot_fs
-ap_boot_stack:
-	.skip 8
-ap_boot_fs:
-	.skip 8
 
 	.section .note.GNU-stack, "", @progbits
