@@ -11,7 +11,9 @@
 #include "svsm/std.h"
 
 #include "abi/ghcb.h"
+#include "abi/svsm_attest.h"
 #include "abi/svsm_call.h"
+#include "abi/svsm_vtpm.h"
 
 #include "arch.h"
 #include "lapic.h"
@@ -168,32 +170,28 @@ void instr_exit(unsigned cpu, unsigned vmpl, uint64_t code)
 	}
 }
 
+/* A name from the ABI's lists (abi/svsm_*.h, vmcb.h): a switch's arm. */
+#define CALL_NAME(protocol, call, name)                                        \
+	case SVSM_CALL(protocol, call):                                        \
+		return name;
+#define PROTOCOL_NAME(protocol, name)                                          \
+	case protocol:                                                         \
+		return name " ?";
+#define EXIT_NAME(code, name)                                                  \
+	case code:                                                             \
+		return name;
+
 const char *instr_call_name(uint64_t rax)
 {
-	static const char *const core[] = {
-		"core REMAP_CA",       "core PVALIDATE",
-		"core CREATE_VCPU",    "core DELETE_VCPU",
-		"core DEPOSIT_MEM",    "core WITHDRAW_MEM",
-		"core QUERY_PROTOCOL", "core CONFIGURE_VTOM",
-	};
-	static const char *const attest[] = {
-		"attest ATTEST_SERVICES",
-		"attest ATTEST_SINGLE_SERVICE",
-		"attest ATTEST_VM",
-	};
-	static const char *const vtpm[] = {"vtpm QUERY", "vtpm CMD"};
-	uint32_t id = SVSM_CALL_ID(rax);
-
+	switch (rax) {
+		SVSM_CORE_CALL_NAMES(CALL_NAME)
+		SVSM_ATTEST_CALL_NAMES(CALL_NAME)
+		SVSM_VTPM_CALL_NAMES(CALL_NAME)
+	default:
+		break;
+	}
 	switch (SVSM_CALL_PROTOCOL(rax)) {
-	case SVSM_PROTOCOL_CORE:
-		return id < sizeof(core) / sizeof(core[0]) ? core[id]
-							   : "core ?";
-	case SVSM_PROTOCOL_ATTEST:
-		return id < sizeof(attest) / sizeof(attest[0]) ? attest[id]
-							       : "attest ?";
-	case SVSM_PROTOCOL_VTPM:
-		return id < sizeof(vtpm) / sizeof(vtpm[0]) ? vtpm[id]
-							   : "vtpm ?";
+		SVSM_PROTOCOL_NAMES(PROTOCOL_NAME)
 	default:
 		return "?";
 	}
@@ -240,22 +238,7 @@ static unsigned merge_calls(struct instr_call_count *all, uint64_t *other)
 const char *instr_exit_name(uint64_t code)
 {
 	switch (code) {
-	case SVM_EXIT_INTR:
-		return "INTR";
-	case SVM_EXIT_VINTR:
-		return "VINTR";
-	case SVM_EXIT_CPUID:
-		return "CPUID";
-	case SVM_EXIT_HLT:
-		return "HLT";
-	case SVM_EXIT_IOIO:
-		return "IOIO";
-	case SVM_EXIT_MSR:
-		return "MSR";
-	case SVM_EXIT_VMMCALL:
-		return "VMMCALL";
-	case SVM_EXIT_NPF:
-		return "NPF";
+		SVM_EXIT_NAMES(EXIT_NAME)
 	default:
 		return code >= SVM_EXIT_EXCP_BASE && code < SVM_EXIT_INTR
 			       ? "exception vector + 0x40"

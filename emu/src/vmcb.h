@@ -72,6 +72,23 @@
 #define SVM_EXIT_NPF 0x400u
 #define SVM_EXIT_INVALID 0xFFFFFFFFu /* QEMU stores it as a 32-bit value */
 
+/*
+ * The names the machine prints for exit codes (instrument.c, for the
+ * bench lines and the post-mortem), as Linux's SVM_EXIT_REASONS:
+ * X(code, "name"). Scripts read these names from the bench lines
+ * (scripts/bench-*.sh), so a name, once printed, stays. A code not here
+ * is an exception (SVM_EXIT_EXCP_BASE + vector) or "other".
+ */
+#define SVM_EXIT_NAMES(X)                                                      \
+	X(SVM_EXIT_INTR, "INTR")                                               \
+	X(SVM_EXIT_VINTR, "VINTR")                                             \
+	X(SVM_EXIT_CPUID, "CPUID")                                             \
+	X(SVM_EXIT_HLT, "HLT")                                                 \
+	X(SVM_EXIT_IOIO, "IOIO")                                               \
+	X(SVM_EXIT_MSR, "MSR")                                                 \
+	X(SVM_EXIT_VMMCALL, "VMMCALL")                                         \
+	X(SVM_EXIT_NPF, "NPF")
+
 /* #NPF EXITINFO1 bits. */
 #define NPF_PRESENT (1ull << 0)
 #define NPF_WRITE (1ull << 1)

@@ -12,8 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The protocol's calls, 58019 section 7; their names as
+ * svsm_call.h's SVSM_CORE_CALL_NAMES. */
 #define SVSM_ATTEST_SERVICES 0u
 #define SVSM_ATTEST_SINGLE_SERVICE 1u
+#define SVSM_ATTEST_VM 2u
+#define SVSM_ATTEST_CALL_NAMES(X)                                              \
+	X(SVSM_PROTOCOL_ATTEST, SVSM_ATTEST_SERVICES,                          \
+	  "attest ATTEST_SERVICES")                                            \
+	X(SVSM_PROTOCOL_ATTEST, SVSM_ATTEST_SINGLE_SERVICE,                    \
+	  "attest ATTEST_SINGLE_SERVICE")                                      \
+	X(SVSM_PROTOCOL_ATTEST, SVSM_ATTEST_VM, "attest ATTEST_VM")
 
 /* One guest buffer: {u64 pa; u32 len; u8 rsvd[4]} (Linux svsm_loc_entry). */
 struct svsm_loc_entry {

@@ -32,6 +32,27 @@
 #define SVSM_CORE_CONFIGURE_VTOM 7u
 
 /*
+ * The names a tool prints for protocols and calls (the emulated machine's
+ * instrument), as Linux's SVM_EXIT_REASONS: X(protocol, "name") for each
+ * protocol, X(protocol, call, "name") for each call ("core PVALIDATE":
+ * the protocol's name, then the call's), beside the call's number
+ * (svsm_attest.h and svsm_vtpm.h list their protocols' calls).
+ */
+#define SVSM_PROTOCOL_NAMES(X)                                                 \
+	X(SVSM_PROTOCOL_CORE, "core")                                          \
+	X(SVSM_PROTOCOL_ATTEST, "attest")                                      \
+	X(SVSM_PROTOCOL_VTPM, "vtpm")
+#define SVSM_CORE_CALL_NAMES(X)                                                \
+	X(SVSM_PROTOCOL_CORE, SVSM_CORE_REMAP_CA, "core REMAP_CA")             \
+	X(SVSM_PROTOCOL_CORE, SVSM_CORE_PVALIDATE, "core PVALIDATE")           \
+	X(SVSM_PROTOCOL_CORE, SVSM_CORE_CREATE_VCPU, "core CREATE_VCPU")       \
+	X(SVSM_PROTOCOL_CORE, SVSM_CORE_DELETE_VCPU, "core DELETE_VCPU")       \
+	X(SVSM_PROTOCOL_CORE, SVSM_CORE_DEPOSIT_MEM, "core DEPOSIT_MEM")       \
+	X(SVSM_PROTOCOL_CORE, SVSM_CORE_WITHDRAW_MEM, "core WITHDRAW_MEM")     \
+	X(SVSM_PROTOCOL_CORE, SVSM_CORE_QUERY_PROTOCOL, "core QUERY_PROTOCOL") \
+	X(SVSM_PROTOCOL_CORE, SVSM_CORE_CONFIGURE_VTOM, "core CONFIGURE_VTOM")
+
+/*
  * Result codes, 58019 Table 4: what a call returns to the guest in RAX
  * (only RAX[31:0] is significant). A type of its own, so the compiler
  * (-Wenum-conversion) refuses an internal error (enum svsm_err) or an

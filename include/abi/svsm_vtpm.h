@@ -11,6 +11,10 @@
 
 #define SVSM_VTPM_QUERY 0u
 #define SVSM_VTPM_CMD 1u
+/* Their names, as svsm_call.h's SVSM_CORE_CALL_NAMES. */
+#define SVSM_VTPM_CALL_NAMES(X)                                                \
+	X(SVSM_PROTOCOL_VTPM, SVSM_VTPM_QUERY, "vtpm QUERY")                   \
+	X(SVSM_PROTOCOL_VTPM, SVSM_VTPM_CMD, "vtpm CMD")
 
 #define SVSM_VTPM_BUFFER_SIZE 4096u
 /* Platform commands (TCG simulator numbering, TpmTcpProtocol.h). */
