@@ -246,6 +246,18 @@ const char *instr_exit_name(uint64_t code)
 	}
 }
 
+/* CPU @s's exits at @vmpl, of every code. */
+static uint64_t exits_at(const struct instr_cpu *s, unsigned vmpl)
+{
+	uint64_t n = s->other_exits[vmpl];
+	unsigned j;
+
+	for (j = 0; j < INSTR_CODES && s->exits[vmpl][j].n != 0; j++) {
+		n += s->exits[vmpl][j].n;
+	}
+	return n;
+}
+
 /* All CPUs' exits at @vmpl by code, one line each. */
 static void report_exits(unsigned vmpl)
 {
@@ -346,6 +358,12 @@ void instr_report(void)
 	if (other != 0) {
 		mlog("bench: SVSM calls of other kinds: %llu",
 		     (unsigned long long)other);
+	}
+	/* The machine's one count of exits per vCPU and VMPL. */
+	for (i = 0; i < cpus && i < MACHINE_MAX_CPUS; i++) {
+		mlog("bench: vCPU %u exits: VMPL0 %llu, VMPL1 %llu", i,
+		     (unsigned long long)exits_at(&instr_cpus[i], 0),
+		     (unsigned long long)exits_at(&instr_cpus[i], 1));
 	}
 	for (i = 0; i < MACHINE_VMPLS; i++) {
 		report_exits(i);

@@ -30,7 +30,8 @@ void instr_call(unsigned cpu, uint64_t rax);
 /** CPU @cpu's VMRUN at @vmpl ended with exit code @code. */
 void instr_exit(unsigned cpu, unsigned vmpl, uint64_t code);
 /** Print the cycles per CPU and VMPL, the calls by protocol and number
- * with their VMPL0 exits, the exits of each VMPL by code, the TSC at
+ * with their VMPL0 exits, each CPU's exits per VMPL (the machine's only
+ * count of them), the exits of each VMPL by code, the TSC at
  * each VMPL's first VMRUN, and the cycles until VMPL1's first VMRUN (the
  * SVSM's boot). */
 void instr_report(void);
