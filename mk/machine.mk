@@ -17,6 +17,18 @@ MACHINE_LIB_S := $(X86_S_SRCS) $(LIBC_S_SRCS)
 
 machine_objs = $(patsubst %,$(MACHINE_OBJ)/%.o,$(1))
 
+# How a run of the machine ends, from its one list
+# (emu/src/machine_exits.h) through the C preprocessor (as assembler's:
+# the list without its C), for the scripts that run the machine:
+# MACHINE_EXIT_NAME=status and machine_exit_what STATUS, sourced by
+# scripts/emu-run.sh (whose --expect takes a NAME too). Made with the
+# machine, so a script never runs one without the other.
+MACHINE_EXITS_H := emu/src/machine_exits.h
+MACHINE_EXITS_SH := $(MACHINE_OBJ)/exits.sh
+machine_exits = printf '\#define X(n, s, b, w) EXROW n|s|b|w\nMACHINE_EXITS(X)\n' \
+	| $(CC) -E -P -include $(MACHINE_EXITS_H) -x assembler-with-cpp - \
+	| sed 's/EXROW /\n/g; s/" "//g; s/"//g' | sed 's/ *$$//; /^$$/d'
+
 # The models (and the emulated PSP's TEST identity, $(PKI_C)) are built
 # with the firmware's flags, and only they and the machine see
 # model/include: the SVSM firmware's objects do not.
@@ -34,13 +46,23 @@ $(MACHINE_OBJ)/%.S.o: %.S
 
 $(MACHINE_ELF): $(call machine_objs,$(MACHINE_C) $(MACHINE_S)) \
 		$(call fw_objs,$(MACHINE_LIB_C) $(MACHINE_LIB_S)) \
-		emu/src/machine.ld
+		emu/src/machine.ld | $(MACHINE_EXITS_SH)
 	@echo "  LD      $@"
 	@$(CC) $(FW_LDFLAGS) -Wl,--gc-sections -Wl,-T,emu/src/machine.ld \
 		$(call machine_objs,$(MACHINE_C) $(MACHINE_S)) \
 		$(call fw_objs,$(MACHINE_LIB_C) $(MACHINE_LIB_S)) \
 		$(LIBDIR)/libcrypto.a -lgcc -o $@
 
+
+$(MACHINE_EXITS_SH): $(MACHINE_EXITS_H) mk/machine.mk
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@{ echo '# Made from $(MACHINE_EXITS_H) by mk/machine.mk.'; \
+	  $(machine_exits) | awk -F'|' '{ print "MACHINE_EXIT_" $$1 "=" $$2 }'; \
+	  echo 'machine_exit_what() { # STATUS: its meaning, or fail'; \
+	  echo '	case $$1 in'; \
+	  $(machine_exits) | awk -F'|' '{ print "\t" $$2 ") echo \"" $$4 "\" ;;" }'; \
+	  printf '\t*) return 1 ;;\n\tesac\n}\n'; } >$@.tmp && mv $@.tmp $@
 
 .PHONY: machine
 machine: $(MACHINE_ELF)
@@ -59,13 +81,15 @@ emu-check: $(MACHINE_ELF) $(EMU_IMAGE) $(BIN)/csvsm-verify $(PKI_FILES)
 	@CSVSM_TCG_THREAD=multi scripts/emu-run.sh --image $(EMU_IMAGE) \
 		--smp 4 --check --log $(MACHINE_OBJ)/run-smp4-multi.log
 
-# A bad image is refused by the PSP with a reason (status 249); each
+# A bad image is refused by the PSP with a reason (LAUNCH_REFUSED); each
 # hostile hypervisor behaviour ends as its victim must end it: the PSP
 # refuses a lying CPUID page, the snp firmware terminates with its named
-# reason (status 253, and the reason's name in its log), every one of
-# emu/src/hv_modes.h (hv_modes_run, below). A guest's
-# triple fault ends in a shutdown (251), and a run past its timeout in the
-# machine's stop with each vCPU's whereabouts (247, postmortem.h).
+# reason (SVSM_TERM, and the reason's name in its log), every one of
+# emu/src/hv_modes.h (hv_modes_run, below). A guest's triple fault ends
+# in a shutdown (GUEST_SHUTDOWN), and a run past its timeout in the
+# machine's stop with each vCPU's whereabouts (HOST_STOP, postmortem.h).
+# The statuses are named as emu/src/machine_exits.h names them, and
+# emu-run.sh --expect reads the names.
 comma := ,
 EMU_BAD := truncated checksum vmsa-outside page-outside page-twice \
 	vmsa-elsewhere vmsa-field vmsa-features
@@ -110,20 +134,20 @@ emu-hostile-check: $(MACHINE_ELF) $(EMU_IMAGE)
 	@for m in $(EMU_BAD); do \
 		test/emu/bad_image.py $$m $(EMU_IMAGE) $(MACHINE_OBJ)/bad-$$m.igvm \
 			|| exit 1; done
-	$(call emu_expect,$(MACHINE_OBJ)/bad-truncated.igvm,249,truncated,,launch refused: )
-	$(call emu_expect,$(MACHINE_OBJ)/bad-checksum.igvm,249,checksum,,launch refused: )
-	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-outside.igvm,249,vmsa-outside,,launch refused: )
-	$(call emu_expect,$(MACHINE_OBJ)/bad-page-outside.igvm,249,page-outside,,launch refused: )
-	$(call emu_expect,$(MACHINE_OBJ)/bad-page-twice.igvm,249,page-twice,,launch refused: .*launched twice)
-	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-elsewhere.igvm,249,vmsa-elsewhere,,launch refused: .*QEMU takes one only at 0xfffffffff000)
-	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-field.igvm,249,vmsa-field,,launch refused: .*VMSA byte 0x240 is a field QEMU does not load)
-	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-features.igvm,249,vmsa-features,,launch refused: .*SEV features 0x29)
+	$(call emu_expect,$(MACHINE_OBJ)/bad-truncated.igvm,LAUNCH_REFUSED,truncated,,launch refused: )
+	$(call emu_expect,$(MACHINE_OBJ)/bad-checksum.igvm,LAUNCH_REFUSED,checksum,,launch refused: )
+	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-outside.igvm,LAUNCH_REFUSED,vmsa-outside,,launch refused: )
+	$(call emu_expect,$(MACHINE_OBJ)/bad-page-outside.igvm,LAUNCH_REFUSED,page-outside,,launch refused: )
+	$(call emu_expect,$(MACHINE_OBJ)/bad-page-twice.igvm,LAUNCH_REFUSED,page-twice,,launch refused: .*launched twice)
+	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-elsewhere.igvm,LAUNCH_REFUSED,vmsa-elsewhere,,launch refused: .*QEMU takes one only at 0xfffffffff000)
+	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-field.igvm,LAUNCH_REFUSED,vmsa-field,,launch refused: .*VMSA byte 0x240 is a field QEMU does not load)
+	$(call emu_expect,$(MACHINE_OBJ)/bad-vmsa-features.igvm,LAUNCH_REFUSED,vmsa-features,,launch refused: .*SEV features 0x29)
 	$(call hv_modes_run,$(EMU_IMAGE),--smp 1,1,emu-hostile-check)
-	$(call emu_expect,$(EMU_IMAGE),245,guest-poweroff,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=poweroff,VMPL1: ACPI power-off)
-	$(call emu_expect,$(EMU_IMAGE),243,guest-reset,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=reset,VMPL1: reset (0xCF9))
-	$(call emu_expect,$(EMU_IMAGE),251,guest-triple-fault,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=triple-fault,VMPL1: shutdown (triple fault: #GP delivering #DF))
-	$(call emu_expect,$(EMU_IMAGE),37,guest-term-private-ghcb,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=terminate-private-ghcb,registered GHCB [0-9a-f]*: not a shared page$(comma) not read)
-	$(call emu_expect,$(EMU_IMAGE),247,host-stop,--timeout 3,emu: stop: vCPU 0 VMPL)
+	$(call emu_expect,$(EMU_IMAGE),GUEST_POWEROFF,guest-poweroff,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=poweroff,VMPL1: ACPI power-off)
+	$(call emu_expect,$(EMU_IMAGE),GUEST_RESET,guest-reset,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=reset,VMPL1: reset (0xCF9))
+	$(call emu_expect,$(EMU_IMAGE),GUEST_SHUTDOWN,guest-triple-fault,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=triple-fault,VMPL1: shutdown (triple fault: #GP delivering #DF))
+	$(call emu_expect,$(EMU_IMAGE),GUEST_TERM,guest-term-private-ghcb,-- -fw_cfg name=opt/csvsm/guest-end$(comma)string=terminate-private-ghcb,registered GHCB [0-9a-f]*: not a shared page$(comma) not read)
+	$(call emu_expect,$(EMU_IMAGE),HOST_STOP,host-stop,--timeout 3,emu: stop: vCPU 0 VMPL)
 
 # Every hostile behaviour with a Linux outcome (hv_modes.h's Linux
 # column) on the Linux image: those told from boot end in the SVSM's

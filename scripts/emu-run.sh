@@ -9,17 +9,18 @@
 #                      [--chip NAME] [--blk FILE] [--blk-size SIZE]
 #                      [--blk-lie LIE] [-- EXTRA-QEMU-ARGS...]
 # QEMU's status is (value << 1) | 1 of what was written to isa-debug-exit:
-# 33 the guest passed, 35 the guest reported failures, 37 the guest asked
-# to terminate, 243 the guest reset the VM, 245 the guest powered off
-# (ACPI), 249 the PSP refused the launch, 251 a vCPU shut down,
-# 253 the SVSM (VMPL0) asked to terminate, 255 the machine panicked,
-# 247 the timeout: the machine stopped on the host's NMI, saying where
-# each vCPU was (124 or 137: it did not answer); 239: this script stopped
-# the machine on the guest firmware's own report of a dead end (below).
+# how the run ended, one of the machine's list (emu/src/machine_exits.h:
+# GUEST_PASSED 33, SVSM_TERM 253, ..., read here from the
+# build/machine/exits.sh mk/machine.mk makes of it with the machine); at
+# the timeout HOST_STOP, the machine stopped on the host's NMI, saying
+# where each vCPU was (124 or 137: it did not answer); 239: this script
+# stopped the machine on the guest firmware's own report of a dead end
+# (below).
 # --check: fail unless the guest passed with "0 failed" and the machine's
 # launch measurement equals `csvsm-igvm measure IMAGE --vcpus SMP` for
 # the machine's CPU model (scripts/emu-measure.sh).
-# --expect STATUS: fail unless QEMU ended with STATUS.
+# --expect STATUS: fail unless QEMU ended with STATUS, a number or a name
+# of the machine's list (SVSM_TERM).
 # --interactive: the terminal's keys go to the guest's COM1 as bytes,
 # Ctrl-C too (QEMU's stdio without signals, multiplexed): Ctrl-A X quits
 # QEMU, Ctrl-A H lists the rest. --timeout 0: no timeout.
@@ -95,6 +96,28 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$log" ] || log=build/machine/run-smp$smp.log
+# The machine's statuses (MACHINE_EXIT_NAME, machine_exit_what STATUS).
+exits=build/machine/exits.sh
+if [ ! -e "$exits" ]; then
+	echo "emu-run: no $exits: make machine first" >&2
+	exit 2
+fi
+# shellcheck source=/dev/null
+. "$exits"
+case $expect in
+'' | *[!0-9]*)
+	if [ -n "$expect" ]; then
+		name=MACHINE_EXIT_${expect}
+		case $expect in *[!A-Z_]*) name=none ;; esac
+		if [ -z "${!name:-}" ]; then
+			echo "emu-run: --expect $expect: a status or a name in" \
+				"emu/src/machine_exits.h" >&2
+			exit 2
+		fi
+		expect=${!name}
+	fi
+	;;
+esac
 mkdir -p "$(dirname "$log")" build/machine
 
 # TCG's threads (CSVSM_TCG_THREAD): one for all vCPUs (single, the
@@ -273,19 +296,15 @@ rm -f "$qmp"
 secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
 
 case $status in
-33) what="guest passed" ;;
-35) what="guest reported failures" ;;
-37) what="guest asked to terminate" ;;
 124 | 137) what="timeout after ${timeout_s}s; the machine did not answer its NMI" ;;
-247) what="timeout after ${timeout_s}s; the machine stopped on the host's NMI (where each vCPU was: the 'emu: stop' lines)" ;;
-243) what="the guest reset the VM" ;;
-245) what="the guest powered off" ;;
-249) what="the PSP refused the launch" ;;
-251) what="a vCPU shut down" ;;
-253) what="the SVSM terminated" ;;
-255) what="the machine panicked" ;;
 239) what="stopped: $(cat "$stopped")" ;;
-*) what="QEMU exited with status $status" ;;
+*)
+	what=$(machine_exit_what "$status") ||
+		what="QEMU exited with status $status"
+	if [ "$status" -eq "$MACHINE_EXIT_HOST_STOP" ]; then
+		what="timeout after ${timeout_s}s; $what"
+	fi
+	;;
 esac
 # The guest's last words: the console's last lines that are neither the
 # machine's (emu:) nor the self-test's blobs, so a failed run says what
@@ -304,7 +323,7 @@ if [ -n "$expect" ] && [ "$status" -ne "$expect" ]; then
 	exit 1
 fi
 if [ $check -eq 1 ]; then
-	if [ "$status" -ne 33 ] || ! grep -q '\] [0-9]* passed, 0 failed' "$log"; then
+	if [ "$status" -ne "$MACHINE_EXIT_GUEST_PASSED" ] || ! grep -q '\] [0-9]* passed, 0 failed' "$log"; then
 		last_words
 		echo "emu-run: FAILED: -smp $smp: $what (log: $log)" >&2
 		exit 1
