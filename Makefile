@@ -91,7 +91,8 @@ run: setup
 			$(BUILD)/csvsm-linux.igvm $(RP_TOOLS) || exit 1; \
 		$(call run_vtpm_state,linux); \
 		scripts/linux-relying-party.sh --image $(BUILD)/csvsm-linux.igvm \
-			--smp 2 --mem 1G --timeout 900 --expect 245 \
+			--smp 2 --mem 1G --timeout 900 \
+			--expect GUEST_POWEROFF \
 			--blk $(VTPM_STATE_DIR)/linux.img --log $(RUN_LOG) || exit 1; \
 		$(call run_vtpm_summary,$(RUN_LOG)); \
 		$(call selftest_verdict,run,$(RUN_LOG)); \
@@ -117,7 +118,8 @@ run-uefi: setup
 			$(LINUX_VMLINUZ) $(LINUX_INITRD) $(UEFI)/cmdline-firmware \
 			$(RP_TOOLS) || exit 1; \
 		scripts/linux-relying-party.sh --image $(UEFI_IMAGE) \
-			--smp 2 --mem 1G --timeout 900 --expect 245 \
+			--smp 2 --mem 1G --timeout 900 \
+			--expect GUEST_POWEROFF \
 			--max-ram-below-4g $(UEFI_MAX_LOW) \
 			--guest-kernel $(LINUX_VMLINUZ) --guest-initrd $(LINUX_INITRD) \
 			--guest-append "$$(cat $(UEFI)/cmdline-firmware)" \

@@ -156,7 +156,8 @@ linux-emu-check: $(BUILD)/csvsm-linux.igvm $(MACHINE_ELF) $(RP_TOOLS)
 		scripts/linux-relying-party.sh --retry-crash \
 			--rp $(LINUX_EMU)/smp$$n-rp \
 			--image $(BUILD)/csvsm-linux.igvm --smp $$n \
-			--mem 1G --timeout 900 --expect 245 \
+			--mem 1G --timeout 900 \
+			--expect GUEST_POWEROFF \
 			--log $(LINUX_EMU)/smp$$n.log >$(LINUX_EMU)/smp$$n.out; \
 		st=$$?; tail -n1 $(LINUX_EMU)/smp$$n.out; \
 		if [ $$st -ne 0 ]; then \

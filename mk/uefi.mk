@@ -48,7 +48,8 @@ UEFI_MAX_LOW := 256M
 # uefi_boot NAME IMAGE SMP KIND
 define uefi_boot
 	scripts/linux-relying-party.sh --retry-crash --rp $(UEFI)/$(1)-rp \
-		--image $(2) --smp $(3) --mem 1G --timeout 900 --expect 245 \
+		--image $(2) --smp $(3) --mem 1G --timeout 900 \
+		--expect GUEST_POWEROFF \
 		--log $(UEFI)/$(1).log \
 		$(if $(filter firmware,$(4)),--max-ram-below-4g $(UEFI_MAX_LOW)) \
 		--guest-kernel $(LINUX_VMLINUZ) --guest-initrd $(LINUX_INITRD) \

@@ -52,7 +52,7 @@ while IFS= read -r line; do
 		t_start=$EPOCHREALTIME
 	fi
 done < <(scripts/linux-relying-party.sh --image "$image" --smp "$smp" --timeout 300 \
-	--expect 245 --log "$tmp/emu.log" 2>&1)
+	--expect GUEST_POWEROFF --log "$tmp/emu.log" 2>&1)
 t_end=$EPOCHREALTIME
 log=$tmp/emu.log
 result=$(tr -d '\r' <"$log" | grep -oE '[0-9]+ passed, [0-9]+ failed$' | tail -n1 || true)

@@ -121,7 +121,8 @@ on_csvsm() { # NAME IMAGE [EMU-RUN-ARGS...]
 	local name=$1 image=$2
 	shift 2
 	scripts/linux-relying-party.sh --rp "$logs/$name-rp" --image "$image" \
-		--smp "$smp" --mem "$mem" --timeout 600 --expect 245 \
+		--smp "$smp" --mem "$mem" --timeout 600 \
+		--expect GUEST_POWEROFF \
 		--log "$logs/$name.log" "$@"
 }
 
@@ -132,7 +133,8 @@ timed uefi on_csvsm uefi "$uefi_image" "${uefi_low[@]}" --guest-kernel "$kernel"
 cp "$logs/plain.out" "$logs/plain.log"
 
 # Each boot must have reached the self-test, passed it and powered off
-# (status 0: QEMU's for the plain boot, else emu-run.sh's --expect 245);
+# (status 0: QEMU's for the plain boot, else emu-run.sh's --expect
+# GUEST_POWEROFF);
 # the UEFI boot through OVMF (the SVSM granted it the firmware).
 result_of() { grep -aoE '[0-9]+ passed, [0-9]+ failed$' "$1" | tail -n1 || true; }
 for n in plain direct uefi; do

@@ -16,7 +16,7 @@
 #   the vTPM loads generation 1 from it;
 # - no --blk: no device, the guest passes;
 # - each lie of the device (--blk-lie): the SVSM ends with its named
-#   reason, TERM_CSVSM_DEVICE_PROTOCOL (status 253), or, for ioerr
+#   reason, TERM_CSVSM_DEVICE_PROTOCOL (status SVSM_TERM), or, for ioerr
 #   (which an honest device may answer), runs on: the guest passes.
 # The SVSM probes the device at boot and logs the capacity it read.
 set -uo pipefail
@@ -84,7 +84,8 @@ echo "emu-blk-check: no --blk: no device"
 
 for lie in used-idx used-id used-len status never-complete; do
 	log=$dir/lie-$lie.log
-	scripts/emu-run.sh --image "$image" --smp 1 --expect 253 --timeout 240 \
+	scripts/emu-run.sh --image "$image" --smp 1 \
+		--expect SVSM_TERM --timeout 240 \
 		--log "$log" --blk "$state" --blk-lie "$lie" >/dev/null ||
 		fail "--blk-lie $lie: the SVSM did not terminate ($log)"
 	grep -q "^emu: hypervisor lies (blk-lie $lie)" "$log" ||

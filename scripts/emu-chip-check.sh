@@ -17,7 +17,7 @@
 # - another chip, same image (same MEASUREMENT): another key;
 # - the same chip, another MEASUREMENT (-smp 2: one VMSA more): another;
 # - a chip file, or a chip identity file, that is not one: the PSP
-#   refuses the launch (249).
+#   refuses the launch (LAUNCH_REFUSED).
 set -uo pipefail
 
 image=${1:-build/csvsm.igvm}
@@ -37,7 +37,7 @@ fail() {
 # Run on chip $1 with -smp $2, log $3; print "FINGERPRINT MEASUREMENT".
 run() {
 	scripts/emu-run.sh --image "$image" --chip "$1" --smp "$2" \
-		--expect 33 --timeout 240 --log "$3" >/dev/null ||
+		--expect GUEST_PASSED --timeout 240 --log "$3" >/dev/null ||
 		fail "the run on chip $1, -smp $2 did not pass ($3)"
 	local key m
 	key=$(sed -n 's/.*vTPM state: sealing key \([0-9a-f]\{16\}\) .*/\1/p' "$3")
@@ -139,7 +139,8 @@ lb1=$(ledger "$dir/b1" "$dir/ledger")
 echo "emu-chip-check: the ledger keys the two chips apart (a record each)"
 
 printf 'CSVSMCHP' >"build/chips/$a-bad"
-scripts/emu-run.sh --image "$image" --chip "$a-bad" --expect 249 \
+scripts/emu-run.sh --image "$image" --chip "$a-bad" \
+	--expect LAUNCH_REFUSED \
 	--timeout 60 --log "$dir/bad.log" >/dev/null ||
 	fail "a chip file of 8 bytes was not refused ($dir/bad.log)"
 grep -q 'launch refused: opt/csvsm/chip is not a chip file' "$dir/bad.log" ||
@@ -150,7 +151,8 @@ echo "emu-chip-check: a chip file that is not one: the launch refused"
 mkdir -p "build/chips/$a-badid.vcek"
 cp "build/chips/$b" "build/chips/$a-badid"
 head -c 200 "build/chips/$b.vcek/identity.bin" >"build/chips/$a-badid.vcek/identity.bin"
-scripts/emu-run.sh --image "$image" --chip "$a-badid" --expect 249 \
+scripts/emu-run.sh --image "$image" --chip "$a-badid" \
+	--expect LAUNCH_REFUSED \
 	--timeout 60 --log "$dir/badid.log" >/dev/null ||
 	fail "a chip identity file cut short was not refused ($dir/badid.log)"
 grep -q 'launch refused: opt/csvsm/chip-id is not a chip identity file' "$dir/badid.log" ||

@@ -105,7 +105,8 @@ for lock in "${locks[@]}"; do
 		t0=$SECONDS
 		scripts/linux-relying-party.sh --retry-crash --rp "$out/$name-rp" \
 			--image "$img" \
-			--smp "$smp" --mem "$mem" --timeout "$timeout_s" --expect 245 \
+			--smp "$smp" --mem "$mem" --timeout "$timeout_s" \
+			--expect GUEST_POWEROFF \
 			--log "$log" >"$out/$name.out" 2>&1
 		st=$?
 		secs=$((SECONDS - t0))

@@ -54,7 +54,8 @@ boot() {
 	local name=$1 img=$2 st cmdline=()
 	[ -z "${3:-}" ] || cmdline=(--cmdline "$3")
 	scripts/linux-relying-party.sh --retry-crash --rp "$dir/$name-rp" \
-		--image "$img" --smp 1 --mem 1G --timeout 900 --expect 245 \
+		--image "$img" --smp 1 --mem 1G --timeout 900 \
+		--expect GUEST_POWEROFF \
 		--blk "$state" --log "$dir/$name.log" >"$dir/$name.out" 2>&1
 	st=$?
 	if [ $st -ne 0 ]; then

@@ -84,7 +84,8 @@ if "$bin" build --svsm "$fw" --ovmf "$out/payload.fd" -o "$out/payload.igvm" >/d
 		"$out/payload.igvm" build/linux/vmlinuz
 	ends not-a-kernel 239 "stopped: OVMF did not start the kernel" \
 		"$out/good.igvm" "$initrd"
-	ends old-kernel 37 "not running at VMPL0: a kernel without SVSM support" \
+	ends old-kernel GUEST_TERM \
+		"not running at VMPL0: a kernel without SVSM support" \
 		"$out/good.igvm" "$old_kernel"
 else
 	fail "boots: csvsm-igvm could not build the images"
