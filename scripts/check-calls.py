@@ -22,11 +22,12 @@ import subprocess
 import sys
 
 # The trees whose calls are one graph: the SVSM (src, include), the
-# models of the other parties (model) and the simulator (sim: the
-# harness, sim/src/harness, over the SVSM and the simulated machine,
-# sim/src/model, which calls neither). A harness joins when its calls go
-# one way (emu/, after its reshaping).
-SCAN = ["src", "model", "include", "sim"]
+# models of the other parties (model), the simulator (sim: the harness,
+# sim/src/harness, over the SVSM and the simulated machine,
+# sim/src/model, which calls neither) and the emulated machine (emu: its
+# hypervisor drives the hardware role, which returns exits and never
+# calls back; docs/emu.md).
+SCAN = ["src", "model", "include", "sim", "emu"]
 # A name, unless it follows "." or "->" (a member, not a function).
 TOKEN_RE = re.compile(r"(?<![.>\w])[A-Za-z_]\w*")
 # Comments, then string and character literals (what a name in them is
