@@ -4,7 +4,7 @@ csvsm-igvm refuses a kernel older than 6.11 (Debian 12's real 6.1), a
 missing or truncated bzImage, a missing initrd and a command line longer
 than the kernel takes, each with its reason; a corrupt initrd, which no
 loader can tell from a good one, boots and Linux itself says so on the
-machine's console before it panics (panic=-1: a reset, status 243).
+machine's console before it panics (panic=-1: a reset, GUEST_RESET).
 
     refusal_check.py OLD-VMLINUZ
 
@@ -61,7 +61,7 @@ def corrupt_initrd(cmdline):
         sys.exit(1)
     run = subprocess.run(["scripts/emu-run.sh", "--image", image, "--smp",
                           "1", "--mem", "1G", "--timeout", "600",
-                          "--expect", "243", "--log", log],
+                          "--expect", "GUEST_RESET", "--log", log],
                          stdout=subprocess.DEVNULL)
     text = ""
     if os.path.exists(log):
