@@ -572,7 +572,7 @@ static void exit_npf(struct hv_vcpu *v, unsigned vmpl,
 	/* MMIO, or an access the RMP refuses: KVM's reserved-bit entries
 	 * make the hardware raise #VC(NPF) for MMIO; an RMP violation is
 	 * reflected the same way rather than hanging the vCPU. */
-	world_vc(v->hw, &v->ctl[vmpl], vmpl, VC_NPF);
+	world_vc(v->hw, vmpl, VC_NPF);
 }
 
 /* #NPF with SIZEM: smash the 2 MiB RMP entry that holds the page; the

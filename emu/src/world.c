@@ -341,6 +341,13 @@ static bool raised_by_instruction(uint64_t info)
 		(vector == VEC_BP || vector == VEC_OF));
 }
 
+/* A VMSA with Restricted Injection takes no event from the hypervisor
+ * but #HV, and no virtual interrupt. */
+static bool restricted(const struct snp_vmsa *a)
+{
+	return (a->sev_features & SEV_FEAT_RESTRICTED_INJECTION) != 0;
+}
+
 static void run_once(struct mcpu *c, struct world_ctl *wc, unsigned vmpl,
 		     struct snp_vmsa *a)
 {
@@ -350,7 +357,13 @@ static void run_once(struct mcpu *c, struct world_ctl *wc, unsigned vmpl,
 
 	fpu_switch(c, vmpl, a->xcr0 != 0 ? a->xcr0 : 1);
 	if (c->pending_event == 0) {
-		c->pending_event = wc->event;
+		/* Restricted Injection, enforced at VMRUN whatever the
+		 * hypervisor wrote: its event is #HV or nothing. */
+		if (!restricted(a) ||
+		    wc->event ==
+			    (VEC_HV | EVENT_TYPE_EXCEPTION | EVENT_VALID)) {
+			c->pending_event = wc->event;
+		}
 		wc->event = 0;
 	}
 	/* An injected interrupt, delivered by the machine (vc.h: QEMU would
@@ -368,7 +381,7 @@ static void run_once(struct mcpu *c, struct world_ctl *wc, unsigned vmpl,
 	ctl->int_ctl &= ~(VMCB_INT_CTL_V_IRQ | VMCB_INT_CTL_V_INTR_PRIO(0xF) |
 			  VMCB_INT_CTL_V_IGN_TPR);
 	ctl->intercept1 &= ~VMCB_I1_VINTR;
-	if (wc->irq_window) {
+	if (wc->irq_window && !restricted(a)) {
 		ctl->int_ctl |= VMCB_INT_CTL_V_IRQ |
 				VMCB_INT_CTL_V_INTR_PRIO(0xF) |
 				VMCB_INT_CTL_V_IGN_TPR;
@@ -507,10 +520,13 @@ static void raise_vc(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 	}
 }
 
-void world_vc(struct mcpu *c, const struct world_ctl *ctl, unsigned vmpl,
-	      uint64_t code)
+void world_vc(struct mcpu *c, unsigned vmpl, uint64_t code)
 {
-	struct snp_vmsa *a = vmsa_at(ctl->vmsa_gpa);
+	/* Only into the VMSA whose exit is in hand (in use, checked at its
+	 * VMRUN): the hypervisor names no page the hardware writes. */
+	struct snp_vmsa *a = vmsa_at(c->held_vmsa);
+
+	MCHECK(a != NULL && vmpl == c->vcpu.vmpl);
 
 	MCHECK(a != NULL);
 	raise_vc(c, vmpl, a, code);
@@ -965,7 +981,8 @@ bool world_runnable(struct mcpu *c, const struct world_ctl *ctl, unsigned vmpl,
 		     VMSA_RUN_OK &&
 	     (e->flags & RMP_F_IN_USE) == 0;
 	rmp_unlock();
-	*irq_ok = interruptible(c, vmpl, a);
+	/* Only a VMSA's interrupt state, not a bit of any page it names. */
+	*irq_ok = ok && interruptible(c, vmpl, a);
 	return ok;
 }
 

@@ -88,9 +88,9 @@ bool world_inject_intr(struct mcpu *c, struct world_ctl *ctl, unsigned vector);
 /** Exit (VINTR) as soon as the VMPL can take an interrupt; none for a
  * VMSA with Restricted Injection, which could never take it. */
 void world_irq_window(struct mcpu *c, struct world_ctl *ctl);
-/** KVM's reflection of an exit into the guest: #VC with @code. */
-void world_vc(struct mcpu *c, const struct world_ctl *ctl, unsigned vmpl,
-	      uint64_t code);
+/** KVM's reflection of the exit in hand (before world_exit_done) into
+ * the guest at @vmpl: #VC with @code. */
+void world_vc(struct mcpu *c, unsigned vmpl, uint64_t code);
 /** The host's wait while the vCPU cannot run: until an interrupt, or
  * until @posts has a post or the host asks for a stop. */
 void world_idle(struct mcpu *c, const struct ap_posts *posts);
