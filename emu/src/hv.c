@@ -64,7 +64,9 @@ void hv_cpuid_table(struct snp_cpuid_table *t)
 	hv_cpuid_fill(t, mode == HV_CPUID_LIE);
 }
 
-void hv_stop(unsigned exit_value)
+/* Stop the VM: flush the guest's console lines, report, exit QEMU. */
+static void hv_stop(unsigned exit_value) __attribute__((noreturn));
+static void hv_stop(unsigned exit_value)
 {
 	mlock_take(&term_lock); /* one CPU ends the VM */
 	hv_vuart_flush();

@@ -54,7 +54,5 @@ void hv_cpuid_table(struct snp_cpuid_table *t);
 void hv_vcpu_boot(uint64_t vmsa_gpa);
 /** Run this CPU's vCPU for ever: KVM's run loop. */
 void hv_vcpu_run(void) __attribute__((noreturn));
-/** Stop the VM: flush the guest's console lines, report, exit QEMU. */
-void hv_stop(unsigned exit_value) __attribute__((noreturn));
 
 #endif /* MACHINE_HV_H */

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Port I/O the hypervisor serves for the guest (the GHCB IOIO event): a
- * table of what it emulates or forwards to QEMU's device as it is; every
- * other port has no device (all ones, writes dropped, logged once per
- * port). COM1's data register's bytes are collected into whole lines per
- * VMPL so that the SVSM's and the guest's lines from different CPUs never
- * interleave; isa-debug-exit ends the VM (the machine first flushes and
- * reports: a stop request, hv_vcpu_stop). The PICs are virtual (hv_pic.c), PCI
- * configuration and fw_cfg the hypervisor's own (hv_pci.c, hv_fwcfg.c); port
- * 0x92 reads A20 on. Power-off (ACPI PM1a_CNT with SLP_EN) and reset (0xCF9,
- * the keyboard controller, port 0x92) end it too, with their own status, as
- * QEMU would stop a -no-reboot VM: an SNP guest cannot be reset. docs/emu.md,
- * "What a guest OS gets" (Ports).
+ * Port I/O the hypervisor serves for the guest (the GHCB IOIO event), as
+ * a bus: COM1 first (hv_vuart.c), then isa-debug-exit, power-off (ACPI
+ * PM1a_CNT with SLP_EN) and reset (0xCF9, the keyboard controller, port
+ * 0x92), which end the VM with their own status, as QEMU would stop a
+ * -no-reboot VM (an SNP guest cannot be reset): a stop request the loop
+ * acts on (hv_vcpu_stop), never a call up; then a table of the
+ * hypervisor's port devices: the PICs (hv_pic.c), SMI_CMD, fw_cfg
+ * (hv_fwcfg.c), PCI configuration (hv_pci.c), port 0x92 (A20 on); then
+ * QEMU's device as it is for the ports it may have, and no device for
+ * every other (all ones, writes dropped, logged once per port).
+ * docs/emu.md, "What a guest OS gets" (Ports).
  */
 #ifndef MACHINE_HV_IO_H
 #define MACHINE_HV_IO_H
