@@ -78,7 +78,7 @@ static void hv_stop(unsigned exit_value)
 /* The model's vCPU @v is entry v->index of both lists. */
 static struct hv_vcpu *vcpu_of(const struct kvm_vcpu *v)
 {
-	return hv_vcpu(v->index);
+	return hv_vcpu_at(v->index);
 }
 
 static uint8_t *op_page(struct kvm *k, uint64_t gpa)
@@ -433,8 +433,8 @@ void hv_init(enum hv_mode m)
 	hv_vcpus_init(n);
 	for (i = 0; i < n; i++) {
 		kvm_vcpus[i].index = i;
-		kvm_vcpus[i].apic_id = hv_vcpu(i)->apic_id;
-		hv_vcpu(i)->kvm = &kvm_vcpus[i];
+		kvm_vcpus[i].apic_id = hv_vcpu_at(i)->apic_id;
+		hv_vcpu_at(i)->kvm = &kvm_vcpus[i];
 	}
 	psp_set_fault(mode_psp[m]);
 	hv_apic_init(n);

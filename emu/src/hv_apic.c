@@ -59,8 +59,8 @@ void hv_apic_init(unsigned ncpus)
 
 	apic_count = ncpus;
 	for (i = 0; i < ncpus; i++) {
-		struct vapic *a = &hv_vcpu(i)->apic;
-		uint32_t id = hv_vcpu(i)->apic_id;
+		struct vapic *a = &hv_vcpu_at(i)->apic;
+		uint32_t id = hv_vcpu_at(i)->apic_id;
 
 		memset(a, 0, sizeof(*a));
 		a->id = id;
@@ -171,7 +171,7 @@ static int deliverable(const struct vapic *a)
  * are illegal (KVM sets ESR's "received illegal vector" and drops). */
 static void accept(unsigned i, unsigned vector)
 {
-	struct vapic *a = &hv_vcpu(i)->apic;
+	struct vapic *a = &hv_vcpu_at(i)->apic;
 	struct hv_vcpu *c = hv_vcpu_by_apic(a->id);
 
 	if (vector < 16 || !enabled(a)) {
@@ -255,7 +255,7 @@ static void send_ipi(struct hv_vcpu *c, uint64_t icr)
 			hit = !self;
 			break;
 		default:
-			hit = dest_match(&hv_vcpu(i)->apic, dest,
+			hit = dest_match(&hv_vcpu_at(i)->apic, dest,
 					 (icr & ICR_LOGICAL) != 0);
 			break;
 		}
@@ -273,7 +273,7 @@ void hv_apic_deliver(uint8_t dest, bool logical, unsigned vector)
 	unsigned i;
 
 	for (i = 0; i < apic_count; i++) {
-		if (dest_match(&hv_vcpu(i)->apic, d, logical)) {
+		if (dest_match(&hv_vcpu_at(i)->apic, d, logical)) {
 			accept(i, vector);
 		}
 	}

@@ -23,7 +23,7 @@ void hv_vcpus_init(unsigned n)
 	}
 }
 
-struct hv_vcpu *hv_vcpu(unsigned index)
+struct hv_vcpu *hv_vcpu_at(unsigned index)
 {
 	MCHECK(index < nr_vcpus);
 	return &vcpus[index];
@@ -43,5 +43,5 @@ struct hv_vcpu *hv_vcpu_by_apic(uint32_t apic_id)
 
 struct hv_vcpu *hv_vcpu_this(void)
 {
-	return hv_vcpu(mcpu_index(mcpu_this()));
+	return hv_vcpu_at(mcpu_index(mcpu_this()));
 }

@@ -64,7 +64,7 @@ static inline void hv_vcpu_stop(struct hv_vcpu *v, unsigned status)
 /** @n vCPUs, vCPU i on the CPU with APIC ID i (machine.h). */
 void hv_vcpus_init(unsigned n);
 /** vCPU @index (0 .. mcpu_count() - 1). */
-struct hv_vcpu *hv_vcpu(unsigned index);
+struct hv_vcpu *hv_vcpu_at(unsigned index);
 /** The vCPU with APIC ID @apic_id, or NULL. */
 struct hv_vcpu *hv_vcpu_by_apic(uint32_t apic_id);
 /** The vCPU this CPU runs. */
