@@ -51,7 +51,7 @@ TIDY_SRCS := $(sort $(wildcard src/core/*.c src/core/protocol/*.c \
 	src/dev/*.c src/vtpm/*.c src/engine/*.c \
 	src/crypto/*.c src/arch/x86/*.c src/plat/*/*.c src/plat/snp/hw/*.c \
 	src/plat/snp/linux/*.c \
-	sim/src/*/*.c tools/*/*.c emu/src/*.c test/linux/*.c))
+	sim/src/*/*.c tools/*/*.c emu/src/*/*.c emu/src/*/*/*.c test/linux/*.c))
 TIDY_FLAGS := -std=c11 -D_DEFAULT_SOURCE $(INCLUDES) -Isrc/arch/x86 \
 	-Isrc/plat/snp -Iemu/src
 

@@ -94,16 +94,16 @@ fuzz: setup $(FUZZ_TARGETS) fuzz-seeds
 	done
 
 # emu's guest page-table walker runs hosted on the sim platform's memory.
-# guest_walk.c fuzzes the emulated machine's page walker (emu/src/walk.c),
+# guest_walk.c fuzzes the emulated machine's page walker (emu/src/hw/walk.c),
 # which is built hosted for it.
-$(FUZZ_OBJ)/emu/src/walk.o $(FUZZ_OBJ)/test/fuzz/guest_walk.o: \
+$(FUZZ_OBJ)/emu/src/hw/walk.o $(FUZZ_OBJ)/test/fuzz/guest_walk.o: \
 	FUZZ_CFLAGS += -Iemu/src -Isrc/arch/x86
-$(BIN)/fuzz-guest_walk: $(FUZZ_OBJ)/emu/src/walk.o
+$(BIN)/fuzz-guest_walk: $(FUZZ_OBJ)/emu/src/hw/walk.o
 
 # emu_insn_decode.c fuzzes the machine's decoders of guest instruction
-# bytes (emu/src/insn_decode.c), which it compiles in.
+# bytes (emu/src/hw/insn_decode.c), which it compiles in.
 $(FUZZ_OBJ)/test/fuzz/emu_insn_decode.o: FUZZ_CFLAGS += -Iemu/src
 
 # emu_fwcfg.c fuzzes the machine's fw_cfg view for its guest
-# (emu/src/hv_fwcfg_view.c), which it compiles in.
+# (emu/src/hv/dev/hv_fwcfg_view.c), which it compiles in.
 $(FUZZ_OBJ)/test/fuzz/emu_fwcfg.o: FUZZ_CFLAGS += -Iemu/src

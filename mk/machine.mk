@@ -7,8 +7,8 @@
 
 MACHINE_OBJ := $(BUILD)/machine
 MACHINE_ELF := $(MACHINE_OBJ)/emu.elf
-MACHINE_C := $(sort $(wildcard emu/src/*.c))
-MACHINE_S := $(sort $(wildcard emu/src/*.S))
+MACHINE_C := $(sort $(wildcard emu/src/*/*.c emu/src/*/*/*.c))
+MACHINE_S := $(sort $(wildcard emu/src/*/*.S))
 MACHINE_LIB_C := src/lib/fmt.c src/lib/log.c src/lib/panic.c \
 	src/lib/lib_lock.c $(sort $(wildcard src/mem/*.c)) $(LIBC_SRCS) \
 	$(MODEL_SRCS) $(X86_C_SRCS) \
@@ -18,12 +18,12 @@ MACHINE_LIB_S := $(X86_S_SRCS) $(LIBC_S_SRCS)
 machine_objs = $(patsubst %,$(MACHINE_OBJ)/%.o,$(1))
 
 # How a run of the machine ends, from its one list
-# (emu/src/machine_exits.h) through the C preprocessor (as assembler's:
+# (emu/src/machine/machine_exits.h) through the C preprocessor (as assembler's:
 # the list without its C), for the scripts that run the machine:
 # MACHINE_EXIT_NAME=status and machine_exit_what STATUS, sourced by
 # scripts/emu-run.sh (whose --expect takes a NAME too). Made with the
 # machine, so a script never runs one without the other.
-MACHINE_EXITS_H := emu/src/machine_exits.h
+MACHINE_EXITS_H := emu/src/machine/machine_exits.h
 MACHINE_EXITS_SH := $(MACHINE_OBJ)/exits.sh
 machine_exits = printf '\#define X(n, s, b, w) EXROW n|s|b|w\nMACHINE_EXITS(X)\n' \
 	| $(CC) -E -P -include $(MACHINE_EXITS_H) -x assembler-with-cpp - \
@@ -46,9 +46,9 @@ $(MACHINE_OBJ)/%.S.o: %.S
 
 $(MACHINE_ELF): $(call machine_objs,$(MACHINE_C) $(MACHINE_S)) \
 		$(call fw_objs,$(MACHINE_LIB_C) $(MACHINE_LIB_S)) \
-		emu/src/machine.ld | $(MACHINE_EXITS_SH)
+		emu/src/machine/machine.ld | $(MACHINE_EXITS_SH)
 	@echo "  LD      $@"
-	@$(CC) $(FW_LDFLAGS) -Wl,--gc-sections -Wl,-T,emu/src/machine.ld \
+	@$(CC) $(FW_LDFLAGS) -Wl,--gc-sections -Wl,-T,emu/src/machine/machine.ld \
 		$(call machine_objs,$(MACHINE_C) $(MACHINE_S)) \
 		$(call fw_objs,$(MACHINE_LIB_C) $(MACHINE_LIB_S)) \
 		$(LIBDIR)/libcrypto.a -lgcc -o $@
@@ -85,10 +85,10 @@ emu-check: $(MACHINE_ELF) $(EMU_IMAGE) $(BIN)/csvsm-verify $(PKI_FILES)
 # hostile hypervisor behaviour ends as its victim must end it: the PSP
 # refuses a lying CPUID page, the snp firmware terminates with its named
 # reason (SVSM_TERM, and the reason's name in its log), every one of
-# emu/src/hv_modes.h (hv_modes_run, below). A guest's triple fault ends
+# emu/src/hv/hv_modes.h (hv_modes_run, below). A guest's triple fault ends
 # in a shutdown (GUEST_SHUTDOWN), and a run past its timeout in the
 # machine's stop with each vCPU's whereabouts (HOST_STOP, postmortem.h).
-# The statuses are named as emu/src/machine_exits.h names them, and
+# The statuses are named as emu/src/machine/machine_exits.h names them, and
 # emu-run.sh --expect reads the names.
 comma := ,
 EMU_BAD := truncated checksum vmsa-outside page-outside page-twice \
@@ -102,9 +102,9 @@ define emu_expect
 endef
 
 # The hypervisor's hostile behaviours, from their one list
-# (emu/src/hv_modes.h) through the C preprocessor: a line per behaviour,
+# (emu/src/hv/hv_modes.h) through the C preprocessor: a line per behaviour,
 # "name|status|log pattern|Linux status|Linux log pattern".
-HV_MODES_H := emu/src/hv_modes.h
+HV_MODES_H := emu/src/hv/hv_modes.h
 hv_modes = printf '\#define X(i, n, k, p, w, s, e, ls, le) HVROW n|s|e|ls|le\nHV_MODES(X)\n' \
 	| $(CC) -E -P -include $(HV_MODES_H) -x c - \
 	| sed 's/HVROW /\n/g; s/"//g' | sed 's/ *$$//; /^$$/d'

@@ -6,7 +6,7 @@
 # both at -smp 2. Prints for each the wall clock from QEMU's start to the
 # self-test's start marker ("csvsm-selftest: start ... at U s uptime")
 # and the guest's own uptime there, and their ratios; then what the
-# machine's bench instrument (emu/src/instrument.c) counted until the
+# machine's bench instrument (emu/src/hw/instrument.c) counted until the
 # power-off: SVSM calls by protocol and call, TSC cycles at VMPL0 (the
 # SVSM), VMPL1 (Linux), in the machine's own work outside VMRUN and idle,
 # and the cycles from reset to the first VMRUN of VMPL0 and of VMPL1;

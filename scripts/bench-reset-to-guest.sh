@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench: cycles from reset to a guest's first instruction, from an
 # emu console log (scripts/bench-emu.sh, scripts/bench-linux.sh). The
-# machine's bench instrument (emu/src/instrument.c) logs the TSC, which
+# machine's bench instrument (emu/src/hw/instrument.c) logs the TSC, which
 # counts from reset, at the first VMRUN of VMPL0 (the SVSM) and of VMPL1.
 #   bench-reset-to-guest.sh LOG
 set -euo pipefail

@@ -80,6 +80,20 @@ FLOORS = [
     # never includes the harness. The simulator's public types
     # (sim/include) are its vocabulary too.
     ("sim/model", ["sim/src/model/", "sim/include/"]),
+    # The emulated machine (emu/src), a harness, by role: the host it
+    # runs on (machine), the hardware (hw, its interface to the host
+    # apart: world.h, rmp.h, cpuid.h), the PSP, the hypervisor's device
+    # models (hv/dev, with the vCPU state they share), the hypervisor (hv,
+    # its loop) and the VMM's start (main.c, entry.S) on top.
+    ("emu/machine", ["emu/src/machine/"]),
+    ("emu/hw-host", ["emu/src/hw/world.h", "emu/src/hw/rmp.h",
+                     "emu/src/hw/cpuid.h"]),
+    ("emu/hw", ["emu/src/hw/"]),
+    ("emu/psp", ["emu/src/psp/"]),
+    ("emu/hv/dev", ["emu/src/hv/dev/", "emu/src/hv/hv_vcpu.h",
+                    "emu/src/hv/hv_dma.h"]),
+    ("emu/hv", ["emu/src/hv/"]),
+    ("emu/vmm", ["emu/src/machine/main.c", "emu/src/machine/entry.S"]),
     ("harness", ["sim/", "tools/", "test/", "bench/", "emu/"]),
 ]
 
@@ -98,6 +112,14 @@ NEVER = [
     ("src/", MODEL_FLOORS, "the SVSM never includes a model of another party"),
     ("model/", SVSM_FLOORS,
      "a model never includes the SVSM (its core, vTPM or platforms)"),
+    # In the machine, the hypervisor and the PSP reach the hardware only
+    # through what it offers the host (world_run and the control it
+    # checks, RMPUPDATE and PSMASH, CPUID): never its per-CPU state
+    # (mcpu.h, the VMCBs and so the VMSAs), walker or #VC.
+    ("emu/src/hv/", {"emu/hw"},
+     "the hypervisor never reaches the hardware's internals"),
+    ("emu/src/psp/", {"emu/hw"},
+     "the PSP never reaches the hardware's internals"),
 ]
 
 # The emulated machine (emu/) plays hardware, PSP and KVM: it links the
@@ -109,7 +131,7 @@ MACHINE_CEILING = "model/kvm"
 MACHINE_MAY_ALSO = ["src/arch/"]
 
 # The -I directories of the builds (mk/toolchain.mk, mk/emu.mk).
-INCLUDE_DIRS = ["include", "sim/include", "model/include", "src/arch/x86",
+INCLUDE_DIRS = ["include", "emu/src", "sim/include", "model/include", "src/arch/x86",
                 "src/libc/include"]
 SCAN = ["src", "include", "model", "sim", "emu"]
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')

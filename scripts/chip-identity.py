@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # One emulated chip's identity file, which scripts/emu-run.sh hands the
-# machine as fw_cfg opt/csvsm/chip-id and emu/src/psp.c reads: the chip's
+# machine as fw_cfg opt/csvsm/chip-id and emu/src/psp/psp.c reads: the chip's
 # VCEK key, its CHIP_ID and the host's certificate table carrying its
 # VCEK certificate (and the build's ASK and ARK). Layout, little endian:
 #   "CSVSMCID", u32 key length, the PKCS#8 DER key, the 64-byte CHIP_ID,

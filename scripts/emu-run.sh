@@ -9,7 +9,7 @@
 #                      [--chip NAME] [--blk FILE] [--blk-size SIZE]
 #                      [--blk-lie LIE] [-- EXTRA-QEMU-ARGS...]
 # QEMU's status is (value << 1) | 1 of what was written to isa-debug-exit:
-# how the run ended, one of the machine's list (emu/src/machine_exits.h:
+# how the run ended, one of the machine's list (emu/src/machine/machine_exits.h:
 # GUEST_PASSED 33, SVSM_TERM 253, ..., read here from the
 # build/machine/exits.sh mk/machine.mk makes of it with the machine); at
 # the timeout HOST_STOP, the machine stopped on the host's NMI, saying
@@ -41,7 +41,7 @@
 # device"). A missing FILE is made, --blk-size bytes of zeros (K, M or G;
 # default 1M). Without --blk the SVSM has no device. --blk-lie LIE: the
 # device answers the SVSM's requests with a hostile host's lie (used-idx,
-# used-id, used-len, status, never-complete, ioerr: emu/src/hv_vblk.c).
+# used-id, used-len, status, never-complete, ioerr: emu/src/hv/dev/hv_vblk.c).
 # Without --interactive the console is watched for the guest firmware's
 # own reports of a dead end, where it would spin until the timeout:
 # OVMF's exception banner ("!!!! X64 Exception Type", then its register
@@ -111,7 +111,7 @@ case $expect in
 		case $expect in *[!A-Z_]*) name=none ;; esac
 		if [ -z "${!name:-}" ]; then
 			echo "emu-run: --expect $expect: a status or a name in" \
-				"emu/src/machine_exits.h" >&2
+				"emu/src/machine/machine_exits.h" >&2
 			exit 2
 		fi
 		expect=${!name}
@@ -143,7 +143,7 @@ cpu=$cpu,-3dnowprefetch,-osvw,-topoext,-nrip-save,-xsavec
 fwcfg=(-fw_cfg "name=opt/csvsm/igvm,file=$image")
 # The chip: its secret (the chip file) and its identity (CHIP_ID, VCEK
 # key and the certificate table carrying its VCEK certificate), made on
-# first use and kept (scripts/emu-chip.sh; read by emu/src/psp.c).
+# first use and kept (scripts/emu-chip.sh; read by emu/src/psp/psp.c).
 scripts/emu-chip.sh "$chip" || exit 2
 chip_file=build/chips/$chip
 fwcfg+=(-fw_cfg "name=opt/csvsm/chip-id,file=build/chips/$chip.vcek/identity.bin")

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fuzz the emulated machine's fw_cfg view for its guest
- * (emu/src/hv_fwcfg_view.c, built hosted as its unit test builds it),
+ * (emu/src/hv/dev/hv_fwcfg_view.c, built hosted as its unit test builds it),
  * whose inputs are the host's: QEMU's fw_cfg directory, the guest
  * kernel's bzImage header and sizes, and the guest's access offsets.
  * Checks: the guest's directory never exceeds its room, holds no hidden
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../emu/src/hv_fwcfg_view.c"
+#include "../../emu/src/hv/dev/hv_fwcfg_view.c"
 
 #define DIR_MAX 16u
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz the walk of the guest's fw_cfg DMA accesses (emu/src/hv_fwcfg.c
+ * Fuzz the walk of the guest's fw_cfg DMA accesses (emu/src/hv/dev/hv_fwcfg.c
  * over the pure hv_fwcfg_dma_decode, hv_fwcfg_dma_plan and
  * hv_fwcfg_dma_pages of hv_fwcfg_view.c, built hosted). The input is a
  * small guest: which of its pages are shared, four items' lengths, then a
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../emu/src/hv_fwcfg_view.c"
+#include "../../emu/src/hv/dev/hv_fwcfg_view.c"
 #include "fuzz_input.h"
 
 #define SIM_PAGES 16u

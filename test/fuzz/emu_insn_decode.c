@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fuzz the emulated machine's decoders of the instruction bytes a guest
- * leaves at RIP (emu/src/insn_decode.c, compiled in): the memory operand
+ * leaves at RIP (emu/src/hw/insn_decode.c, compiled in): the memory operand
  * of the XSAVE-family instructions the machine emulates and the fixed
  * encodings of PVALIDATE, RMPADJUST, INVLPGB and TLBSYNC. The input sets
  * the registers, the opcode and /reg asked for, and the bytes. Checks,
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../emu/src/insn_decode.c"
+#include "../../emu/src/hw/insn_decode.c"
 
 static const uint8_t ops[] = {0xC7, 0xAE, 0x01, 0x00};
 

@@ -2,7 +2,7 @@
 /*
  * Fuzz the SVSM's block device as emu's hypervisor serves it: the device
  * model (model/dev, driven by a hostile driver's MMIO) whose DMA goes
- * through the hypervisor's view of guest memory (emu/src/hv_dma.c, built
+ * through the hypervisor's view of guest memory (emu/src/hv/hv_dma.c, built
  * hosted), over a guest of 16 pages, some private (RMP-assigned), in a
  * heap block exactly the guest's size (ASan catches any reach past it),
  * and a RAM disk. The input: which pages are shared, the disk's size and
@@ -25,7 +25,7 @@
 
 #include "model/virtio_blk.h"
 
-#include "../../emu/src/hv_dma.c"
+#include "../../emu/src/hv/hv_dma.c"
 #include "fuzz_input.h"
 
 #define GUEST_PAGES 16u

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fuzz the emulated machine's walk of a vCPU's page tables
- * (emu/src/walk.c), which the hardware role uses on tables the guest
+ * (emu/src/hw/walk.c), which the hardware role uses on tables the guest
  * controls: the instruction at RIP, RMPADJUST/PVALIDATE operands, the
  * IDT, TSS and stack of a #VC it delivers. The input fills 16 pages of
  * guest RAM with tables whose entries are folded to point back into those
@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
-#include "machine.h"
-#include "rmp.h"
-#include "walk.h"
+#include "hw/rmp.h"
+#include "hw/walk.h"
+#include "machine/layout.h"
+#include "machine/machine.h"
 
 #define PAGES 16u
 #define RAM (PAGES * PAGE)

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * emu's AP Creation posts (emu/src/ap_post.c), against what a multi-VMPL
- * KVM does with AP Creation (GHCB 56421 4.1.9; KVM's per-plane
+ * emu's AP Creation posts (emu/src/machine/ap_post.c), against what a
+ * multi-VMPL KVM does with AP Creation (GHCB 56421 4.1.9; KVM's per-plane
  * snp_vmsa_gpa): a request per VMPL of the target, each taken at the
  * target's next turn, a later one for the same VMPL superseding. The
  * machine before this had one slot per vCPU: a VMPL1 creation arriving
  * before the target took the SVSM's VMPL0 one overwrote it, and the AP
  * would have run its guest VMSA with no SVSM under it.
  */
-#include "../../emu/src/ap_post.c"
+#include "../../emu/src/machine/ap_post.c"
 #include "../framework/test.h"
 
 TEST(emu_ap_post, both_vmpls_taken)

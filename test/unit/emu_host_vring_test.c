@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The machine's own virtqueue driver (emu/src/host_vring.c, under its
+ * The machine's own virtqueue driver (emu/src/machine/host_vring.c, under its
  * block device's driver host_blk.c), with this test playing the device as
  * QEMU's legacy virtio does: the ring's layout, the chain it posts, and
  * the answers it takes or calls broken. emu's files are not part of the
@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "../../emu/src/host_vring.c"
+#include "../../emu/src/machine/host_vring.c"
 #include "../framework/test.h"
 
 #define NUM 256u

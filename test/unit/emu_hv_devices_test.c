@@ -7,8 +7,8 @@
  * files are not part of the hosted build; these two depend on nothing of
  * the machine's, so the test compiles them in.
  */
-#include "../../emu/src/hv_fwcfg_view.c"
-#include "../../emu/src/hv_pci.c"
+#include "../../emu/src/hv/dev/hv_fwcfg_view.c"
+#include "../../emu/src/hv/dev/hv_pci.c"
 #include "../framework/test.h"
 
 #define MIB (1024ull * 1024ull)

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The hypervisor's DMA into guest memory on emu (emu/src/hv_dma.c, under
+ * The hypervisor's DMA into guest memory on emu (emu/src/hv/hv_dma.c, under
  * the SVSM's block device model): shared pages only, all or nothing, no
  * C-bit address, nothing outside guest memory. emu's files are not part
  * of the hosted build; this one depends on nothing of the machine's.
  */
 #include "abi/snp.h"
 
-#include "../../emu/src/hv_dma.c"
+#include "../../emu/src/hv/hv_dma.c"
 #include "../framework/test.h"
 
 #define PAGES 512u /* 2 MiB of guest memory from GPA 0 */

@@ -5,7 +5,7 @@
  * (arch/x86/kernel/cpu/cpuid-deps.c, cpuid_deps[], which
  * check_cpufeature_deps() walks and reports as "x86 CPU feature
  * dependency check failure") holds for the hypervisor's answers, which
- * are the guest's CPUID page too (emu/src/hv_cpuid.c fills both from
+ * are the guest's CPUID page too (emu/src/hv/hv_cpuid.c fills both from
  * one function; csvsm's own page alone adds INVLPGB). Features are read
  * as Linux reads them: the CPUID bit for words taken whole, and
  * scattered.c's source for the scattered ones; a leaf past its range's
