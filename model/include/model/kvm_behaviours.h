@@ -6,7 +6,7 @@
  * kvm_behaviour (KVM_ID) and the simulator's public enum
  * sim_ghcb_behaviour (SIM_GHCB_ID, sim/include/csvsm_sim.h), value for
  * value; emu's hostile modes name the KVM_ values they use
- * (emu/src/hv_modes.h). A new lie is one line here. No includes: the
+ * (emu/src/hv/hv_modes.h). A new lie is one line here. No includes: the
  * simulator's public header includes it.
  */
 #ifndef KVMMODEL_KVM_BEHAVIOURS_H

@@ -23,7 +23,7 @@
 #define PSP_VMPCK_COUNT 4u
 
 /* A made-up chip's identity: the build's from its test PKI (test_pki.c),
- * or, on emu, a named chip's (emu/src/chip_identity.c). */
+ * or, on emu, a named chip's (emu/src/psp/chip_identity.c). */
 struct psp_identity {
 	const uint8_t *vcek_key_der; /* PKCS#8 P-384 private key */
 	size_t vcek_key_len;
