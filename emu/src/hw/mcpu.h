@@ -29,7 +29,6 @@ struct mvcpu {
 	/* TSC_AUX per VMPL (SEV-ES keeps it per VMSA; never intercepted,
 	 * as KVM leaves it to a guest with RDTSCP). */
 	uint64_t tsc_aux[MACHINE_VMPLS];
-	uint64_t exits[MACHINE_VMPLS];
 };
 
 /* SVM state per physical CPU: one VMCB per VMPL (ASID = VMPL + 1). */

@@ -410,7 +410,6 @@ static void run_once(struct mcpu *c, struct world_ctl *wc, unsigned vmpl,
 	instr_at(c->index, INSTR_MACHINE);
 	__atomic_store_n(&c->in_guest, false, __ATOMIC_SEQ_CST);
 	ctl->tlb_control = 0;
-	c->vcpu.exits[vmpl]++;
 	instr_exit(c->index, vmpl, ctl->exit_code);
 	vcpu_leave(c, a, vmcb);
 	pm_exit(c->index, vmpl, ctl, a->rip);
@@ -1068,12 +1067,8 @@ void world_report(void)
 {
 	unsigned i, n = mcpu_count();
 
+	/* Exits per vCPU and VMPL are the instrument's (instr_report). */
 	for (i = 0; i < n; i++) {
-		const struct mcpu *c = mcpu_by_apic(i);
-
-		mlog("vCPU %u exits: VMPL0 %llu, VMPL1 %llu", i,
-		     (unsigned long long)c->vcpu.exits[0],
-		     (unsigned long long)c->vcpu.exits[1]);
 		if (i < MACHINE_MAX_CPUS && stale_exit_int_info[i] != 0) {
 			mlog("vCPU %u: %llu exits with a stale EXITINTINFO "
 			     "(ignored)",
