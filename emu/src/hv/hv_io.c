@@ -186,11 +186,9 @@ static void qemu_io(uint16_t port, unsigned size, bool in, uint32_t *val)
 		break;
 	default:
 		if (in) {
-			__asm__ volatile("inl %1, %0"
-					 : "=a"(*val)
-					 : "Nd"(port));
+			*val = inl(port);
 		} else {
-			__asm__ volatile("outl %0, %1" ::"a"(*val), "Nd"(port));
+			outl(port, (uint32_t)*val);
 		}
 		break;
 	}

@@ -7,6 +7,7 @@
 
 #include "svsm/std.h"
 
+#include "arch.h"
 #include "host_pci.h"
 #include "machine.h"
 
@@ -22,11 +23,8 @@ uint16_t chipset_pm_base(void)
 
 static uint8_t cmos(uint8_t reg)
 {
-	uint8_t v;
-
-	__asm__ volatile("outb %0, $0x70" ::"a"(reg));
-	__asm__ volatile("inb $0x71, %0" : "=a"(v));
-	return v;
+	outb(0x70, reg);
+	return inb(0x71);
 }
 
 static unsigned bcd(uint8_t v, bool binary)

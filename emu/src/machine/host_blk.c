@@ -76,24 +76,6 @@ static uint8_t *bounce;
 static uint64_t requests;
 static uint64_t wait_cycles; /* TSC cycles from notify to answer */
 
-static void out32(uint16_t port, uint32_t v)
-{
-	__asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port));
-}
-
-static uint32_t in32(uint16_t port)
-{
-	uint32_t v;
-
-	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
-
-static void out16(uint16_t port, uint16_t v)
-{
-	__asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port));
-}
-
 static uint32_t find_device(void)
 {
 	uint32_t dev;
@@ -162,7 +144,7 @@ static bool request(uint32_t type, uint64_t lba, uint32_t len)
 	MCHECK(host_vring_post(&ring, b, n));
 	requests++;
 	start = rdtsc();
-	out16((uint16_t)(io + REG_QUEUE_NOTIFY), 0);
+	outw((uint16_t)(io + REG_QUEUE_NOTIFY), 0);
 	(void)wait_answer();
 	wait_cycles += rdtsc() - start;
 	return __atomic_load_n(status, __ATOMIC_SEQ_CST) == BLK_S_OK;
@@ -260,9 +242,9 @@ bool host_blk_init(void)
 	port = (uint16_t)(bar & 0xFFFCu);
 	outb((uint16_t)(port + REG_STATUS), 0); /* reset: SeaBIOS's ring goes */
 	outb((uint16_t)(port + REG_STATUS), STATUS_ACK | STATUS_DRIVER);
-	features = in32((uint16_t)(port + REG_HOST_FEATURES)) & BLK_F_FLUSH;
-	out32((uint16_t)(port + REG_GUEST_FEATURES), features);
-	out16((uint16_t)(port + REG_QUEUE_SEL), 0);
+	features = inl((uint16_t)(port + REG_HOST_FEATURES)) & BLK_F_FLUSH;
+	outl((uint16_t)(port + REG_GUEST_FEATURES), features);
+	outw((uint16_t)(port + REG_QUEUE_SEL), 0);
 	num = inw((uint16_t)(port + REG_QUEUE_NUM));
 	bytes = host_vring_bytes(num);
 	if (bytes == 0 || (uint64_t)bytes > MACHINE_GUEST_BASE) {
@@ -277,10 +259,10 @@ bool host_blk_init(void)
 	/* The machine's memory is identity-mapped below the guest's base:
 	 * the device's addresses are these pointers. */
 	MCHECK((uint64_t)bounce < MACHINE_GUEST_BASE);
-	out32((uint16_t)(port + REG_QUEUE_PFN),
-	      (uint32_t)((uint64_t)mem / PAGE));
-	capacity = (uint64_t)in32((uint16_t)(port + REG_CONFIG)) |
-		   (uint64_t)in32((uint16_t)(port + REG_CONFIG + 4)) << 32;
+	outl((uint16_t)(port + REG_QUEUE_PFN),
+	     (uint32_t)((uint64_t)mem / PAGE));
+	capacity = (uint64_t)inl((uint16_t)(port + REG_CONFIG)) |
+		   (uint64_t)inl((uint16_t)(port + REG_CONFIG + 4)) << 32;
 	has_flush = features != 0;
 	/* Its DMA on, for this function alone; its interrupt line off
 	 * (polled). Bits 31:16 (status) written as zeros stay. */

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 
+#include "arch.h"
 #include "machine.h"
 
 #define CONF_ADDR 0xCF8u
@@ -21,22 +22,19 @@ static void conf_select(uint32_t bdf, uint32_t reg)
 {
 	uint32_t addr = CONF_ENABLE | bdf << 8 | (reg & 0xFCu);
 
-	__asm__ volatile("outl %0, %1" ::"a"(addr), "Nd"(CONF_ADDR));
+	outl(CONF_ADDR, addr);
 }
 
 uint32_t host_pci_read32(uint32_t bdf, uint32_t reg)
 {
-	uint32_t v;
-
 	conf_select(bdf, reg);
-	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(CONF_DATA));
-	return v;
+	return inl(CONF_DATA);
 }
 
 void host_pci_write32(uint32_t bdf, uint32_t reg, uint32_t v)
 {
 	conf_select(bdf, reg);
-	__asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(CONF_DATA));
+	outl(CONF_DATA, v);
 }
 
 /* One function: bus mastering off if it was on. Bits 31:16 of the
