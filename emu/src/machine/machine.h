@@ -3,23 +3,20 @@
  * The emulated SEV-SNP machine: one physical CPU per QEMU CPU, one guest
  * vCPU per CPU (vCPU i on the CPU with APIC ID i, as KVM pins nothing but
  * QEMU numbers both from 0). Three roles, apart in code as they are apart
- * on hardware:
- *   hardware (world.c, mcpu.h, rmp.c, npt.c, insn.c, insn_decode.c,
- *     xsave.c, vc.c, walk.c, cpuid.c, memcrypt.c, svm_run.S): the VMPLs,
- *     the RMP and its checks, the C-bit, SEV-ES state protection, and
- *     what SEV-ES does without the host (#VC, the SNP instructions);
- *   PSP (psp.c, chip_identity.c): the launch, with what the VMM (main.c)
- *     hands it from the hypervisor, and guest requests;
- *   hypervisor (hv.c over model/kvm, hv_vcpu.c, and its device models
- *     hv_apic.c, hv_ioapic.c, hv_pic.c, hv_io.c, hv_vuart.c, hv_pci.c,
- *     hv_mmio.c, hv_msr.c, hv_kvmclock.c, hv_cpuid.c, hv_fwcfg*.c,
- *     hv_vblk.c, hv_dma.c): KVM's part, the KVM model sim uses too, and
- *     QEMU's devices. It owns each vCPU's run loop (hv_vcpu_run) and
- *     calls the hardware (world_run), which returns automatic exits and
- *     never calls back.
- * The rest is the host the three run on: main.c (the VMM's launch),
- * cpus.c, lapic.c, mm.c, guest_mem.c, fwcfg.c, chipset.c, host_*.c,
- * console.c, instrument.c, postmortem.c.
+ * on hardware, each a directory of emu/src:
+ *   hw/: the hardware: the VMPLs, the RMP and its checks, the C-bit,
+ *     SEV-ES state protection, and what SEV-ES does without the host
+ *     (#VC, the SNP instructions); it offers the host world.h, rmp.h and
+ *     cpuid.h, nothing else;
+ *   psp/: the launch, with what the VMM (main.c) hands it from the
+ *     hypervisor, and guest requests;
+ *   hv/: KVM's part (hv.c over model/kvm), owning each vCPU's run loop
+ *     (hv_vcpu_run), which calls the hardware (world_run) and gets back
+ *     automatic exits, never a call; hv/dev/ its device models, which
+ *     the loop asks.
+ * This directory, machine/, is the host the three run on (its console,
+ * stop path, memory, local APIC, QEMU's devices) and, on top, the VMM
+ * (main.c) that wires them.
  * The hypervisor sees a vCPU only through the GHCB and the exits the
  * hardware returns; struct mcpu is opaque to it, so it cannot read a
  * VMSA or a VMCB's save area.
