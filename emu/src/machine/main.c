@@ -12,6 +12,8 @@
 #include "svsm/mem.h"
 #include "svsm/std.h"
 
+#include "abi/pvh.h"
+
 #include "arch.h"
 #include "fwcfg.h"
 #include "guest_mem.h"
@@ -26,22 +28,9 @@
 #include "psp/psp.h"
 #include "stop.h"
 
-#define PVH_MAGIC 0x336EC578u
-#define E820_RAM 1u
 #define MIB (1024ull * 1024)
 #define LIB_HEAP (16 * MIB)
 #define IGVM_MAX (96 * MIB)
-
-struct hvm_start_info {
-	uint32_t magic, version, flags, nr_modules;
-	uint64_t modlist_paddr, cmdline_paddr, rsdp_paddr, memmap_paddr;
-	uint32_t memmap_entries, reserved;
-};
-
-struct hvm_memmap_entry {
-	uint64_t addr, size;
-	uint32_t type, reserved;
-};
 
 extern const uint8_t __image_end[];
 
@@ -49,22 +38,22 @@ void machine_main(uint32_t start_info_pa);
 
 static uint64_t ram_top(uint32_t start_info_pa)
 {
-	const struct hvm_start_info *si =
-		(const struct hvm_start_info *)(uint64_t)start_info_pa;
-	const struct hvm_memmap_entry *e;
+	const struct pvh_start_info *si =
+		(const struct pvh_start_info *)(uint64_t)start_info_pa;
+	const struct pvh_memmap_entry *e;
 	uint64_t top = 0;
 	uint32_t i;
 
-	if (si->magic != PVH_MAGIC || si->memmap_entries == 0) {
+	if (si->magic != PVH_START_MAGIC || si->memmap_entries == 0) {
 		machine_panic("no PVH memory map");
 	}
-	e = (const struct hvm_memmap_entry *)si->memmap_paddr;
+	e = (const struct pvh_memmap_entry *)si->memmap_paddr;
 	for (i = 0; i < si->memmap_entries; i++) {
 		uint64_t end = e[i].addr + e[i].size;
 
 		/* The RAM that holds the guest's base, up to the hole. */
-		if (e[i].type == E820_RAM && e[i].addr <= MACHINE_GUEST_BASE &&
-		    end > top) {
+		if (e[i].type == PVH_MEMMAP_RAM &&
+		    e[i].addr <= MACHINE_GUEST_BASE && end > top) {
 			top = end > MACHINE_RAM_LIMIT ? MACHINE_RAM_LIMIT : end;
 		}
 	}
