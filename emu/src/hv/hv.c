@@ -43,7 +43,7 @@
 static enum hv_mode mode;
 static unsigned lies_told;  /* lies the log has shown (LIES_LOGGED) */
 static unsigned vmpl0_runs; /* RUN_VMPL requests from VMPL0 (inject-ri) */
-static struct mlock term_lock;
+static struct spinlock term_lock;
 /* The model's state, one copy per CPU: they differ only in the
  * behaviour, which a run-time mode (hv_when) sets at each exit of that
  * CPU's vCPU, honest or lying by the exit's VMPL; the copies share the
@@ -67,7 +67,7 @@ void hv_cpuid_table(struct snp_cpuid_table *t)
 static void hv_stop(unsigned exit_value) __attribute__((noreturn));
 static void hv_stop(unsigned exit_value)
 {
-	mlock_take(&term_lock); /* one CPU ends the VM */
+	spin_lock(&term_lock); /* one CPU ends the VM */
 	hv_vuart_flush();
 	hv_vblk_report();
 	world_report();
@@ -193,9 +193,9 @@ static void post(struct hv_vcpu *target, unsigned vmpl, uint64_t gpa,
 {
 	bool posted;
 
-	mlock_take(&target->post_lock);
+	spin_lock(&target->post_lock);
 	posted = ap_post_put(&target->posts, vmpl, gpa, destroy);
-	mlock_drop(&target->post_lock);
+	spin_unlock(&target->post_lock);
 	MCHECK(posted);
 	if (target != hv_vcpu_this()) {
 		lapic_send_ipi(target->apic_id, MACHINE_VEC_WAKEUP);
@@ -664,9 +664,9 @@ static void take_posts(struct hv_vcpu *v)
 	if (!ap_post_any(&v->posts)) {
 		return;
 	}
-	mlock_take(&v->post_lock);
+	spin_lock(&v->post_lock);
 	ap_post_take(&v->posts, got);
-	mlock_drop(&v->post_lock);
+	spin_unlock(&v->post_lock);
 	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
 		if (!got[vmpl].taken) {
 			continue;

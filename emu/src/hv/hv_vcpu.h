@@ -40,7 +40,7 @@ struct hv_vcpu {
 	/* VMSAs other CPUs posted for this vCPU (AP Creation), one slot
 	 * per VMPL (ap_post.h), taken at the next loop turn. */
 	struct ap_posts posts;
-	struct mlock post_lock;
+	struct spinlock post_lock;
 	struct vapic apic; /* VMPL1's local APIC (hv_apic.c) */
 	uint64_t hwcr;	   /* MSR HWCR as the guest set it (hv_msr.c) */
 	/* kvmclock's MSRs as the guest wrote them (hv_kvmclock.c). */

@@ -10,7 +10,7 @@
 #include "npt.h"
 
 struct rmp machine_rmp;
-static struct mlock lock;
+static struct spinlock lock;
 static uint64_t flush_gen;
 
 void rmp_setup(const struct guest_mem_plan *plan)
@@ -41,12 +41,12 @@ void rmp_setup(const struct guest_mem_plan *plan)
 
 void rmp_lock(void)
 {
-	mlock_take(&lock);
+	spin_lock(&lock);
 }
 
 void rmp_unlock(void)
 {
-	mlock_drop(&lock);
+	spin_unlock(&lock);
 }
 
 void rmp_changed(uint64_t gpa, uint64_t len)

@@ -16,21 +16,7 @@
 #define COM1 0x3F8
 #define LSR_THR_EMPTY 0x20
 
-static struct mlock console_lock;
-
-void mlock_take(struct mlock *l)
-{
-	while (__atomic_exchange_n(&l->v, 1, __ATOMIC_ACQUIRE) != 0) {
-		while (__atomic_load_n(&l->v, __ATOMIC_RELAXED) != 0) {
-			cpu_relax();
-		}
-	}
-}
-
-void mlock_drop(struct mlock *l)
-{
-	__atomic_store_n(&l->v, 0, __ATOMIC_RELEASE);
-}
+static struct spinlock console_lock;
 
 bool str_eq(const char *a, const char *b)
 {
@@ -56,11 +42,11 @@ void console_write(const char *s, size_t len)
 {
 	size_t i;
 
-	mlock_take(&console_lock);
+	spin_lock(&console_lock);
 	for (i = 0; i < len; i++) {
 		serial_putc(s[i]);
 	}
-	mlock_drop(&console_lock);
+	spin_unlock(&console_lock);
 }
 
 static void vlog(const char *prefix, const char *fmt, va_list ap)

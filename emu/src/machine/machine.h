@@ -28,17 +28,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "svsm/spinlock.h"
+
 #include "abi/snp.h"
 
 #include "ap_post.h"
 #include "trap.h"
 
-/* A spinlock for the machine's shared state. */
-struct mlock {
-	volatile uint32_t v;
-};
-void mlock_take(struct mlock *l);
-void mlock_drop(struct mlock *l);
+/* The machine's shared state is under the SVSM's spinlocks (the base
+ * floor's svsm/spinlock.h: one lock, one implementation). */
 
 #define MACHINE_MAX_CPUS 16u
 #define MACHINE_VMPLS 4u

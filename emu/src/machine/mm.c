@@ -12,7 +12,7 @@
 static uint64_t heap_next, heap_end;
 uint64_t guest_ram_size;
 uint64_t guest_ram_high;
-static struct mlock mm_lock;
+static struct spinlock mm_lock;
 
 void mm_init(uint64_t base, uint64_t end)
 {
@@ -24,14 +24,14 @@ void *mm_alloc_pages(uint64_t count)
 {
 	uint64_t p;
 
-	mlock_take(&mm_lock);
+	spin_lock(&mm_lock);
 	if (count > (heap_end - heap_next) / PAGE) {
 		machine_panic("out of machine memory (%llu pages wanted)",
 			      (unsigned long long)count);
 	}
 	p = heap_next;
 	heap_next += count * PAGE;
-	mlock_drop(&mm_lock);
+	spin_unlock(&mm_lock);
 	memset((void *)p, 0, count * PAGE);
 	return (void *)p;
 }

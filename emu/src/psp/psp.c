@@ -46,7 +46,7 @@ static enum psp_fault fault; /* the host's choice, for every launch */
  * before and after one names its lie. The firmware serialises on its
  * own too (psp_guest_request, test/unit/psp_serial_test.c), whatever a
  * host does. */
-static struct mlock psp_lock;
+static struct spinlock psp_lock;
 static uint8_t vmpck_entropy[PSP_VMPCK_COUNT * 32 + 48];
 
 /* The chip file: "CSVSMCHP", then the 48-byte chip secret. */
@@ -280,11 +280,11 @@ uint64_t psp_serve_request(const uint8_t *req, uint8_t *rsp, void *certs,
 	const char *lie;
 	uint64_t r;
 
-	mlock_take(&psp_lock);
+	spin_lock(&psp_lock);
 	reports_before = psp.reports;
 	r = psp_host_guest_request(&psp, req, rsp, certs, certs_len);
 	lie = r == 0 ? fault_lie(psp.fault, reports_before) : NULL;
-	mlock_drop(&psp_lock);
+	spin_unlock(&psp_lock);
 	if (lie != NULL) {
 		mlog("PSP lies: %s", lie);
 	}

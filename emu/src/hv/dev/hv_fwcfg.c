@@ -78,7 +78,7 @@ struct qfile {
 	bool present;
 };
 
-static struct mlock fw_lock;
+static struct spinlock fw_lock;
 static bool ready;
 
 /* Set up once by hv_fwcfg_init (the directory's etc/e820 size at the
@@ -575,7 +575,7 @@ void hv_fwcfg_io(uint16_t port, unsigned size, bool in, uint32_t *val)
 {
 	uint64_t start = 0;
 
-	mlock_take(&fw_lock);
+	spin_lock(&fw_lock);
 	if (!ready) {
 		make_ready();
 	}
@@ -597,5 +597,5 @@ void hv_fwcfg_io(uint16_t port, unsigned size, bool in, uint32_t *val)
 		guest_select((uint16_t)*val);
 	}
 	/* Data writes: nothing, as QEMU since 2.4. */
-	mlock_drop(&fw_lock);
+	spin_unlock(&fw_lock);
 }

@@ -18,7 +18,7 @@
 
 /* One IO-APIC for the VM: every vCPU reaches it, under its lock. */
 static struct {
-	struct mlock lock;
+	struct spinlock lock;
 	uint32_t regsel, id;
 	uint64_t redir[IOAPIC_PINS];
 	bool ready;
@@ -89,7 +89,7 @@ void hv_ioapic_mmio(uint64_t off, unsigned len, bool write, uint8_t data[8])
 		return;
 	}
 	memcpy(&v, data, 4);
-	mlock_take(&ioapic.lock);
+	spin_lock(&ioapic.lock);
 	reset_once();
 	if (off == IOAPIC_REGSEL) {
 		if (write) {
@@ -106,7 +106,7 @@ void hv_ioapic_mmio(uint64_t off, unsigned len, bool write, uint8_t data[8])
 	} else if (!write) {
 		v = 0; /* EOI (write-only) and the rest */
 	}
-	mlock_drop(&ioapic.lock);
+	spin_unlock(&ioapic.lock);
 	if (!write) {
 		memcpy(data, &v, 4);
 	}
@@ -119,10 +119,10 @@ void hv_ioapic_raise(unsigned pin)
 	if (pin >= IOAPIC_PINS) {
 		return;
 	}
-	mlock_take(&ioapic.lock);
+	spin_lock(&ioapic.lock);
 	reset_once();
 	e = ioapic.redir[pin];
-	mlock_drop(&ioapic.lock);
+	spin_unlock(&ioapic.lock);
 	/* Edge-triggered, fixed or lowest priority: an 8-bit destination
 	 * (no interrupt remapping), physical or a logical bitmap. */
 	if ((e & REDIR_MASKED) != 0 || ((e >> 8) & 7u) > 1u) {

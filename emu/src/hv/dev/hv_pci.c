@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "hv_pci.h"
 
+#include "svsm/spinlock.h"
 #include "svsm/std.h"
 
 #define CFG_SIZE 256u
@@ -52,22 +53,7 @@ static uint32_t conf_addr; /* 0xCF8, one for all vCPUs as in QEMU */
 static uint16_t pm_real;   /* QEMU's PM block, 0: none */
 /* The guest's PM window to translate, 0: none (read without the lock). */
 static uint16_t pm_guest;
-static uint32_t lock_word;
-
-/* The machine's mlock is in its headers; this file is hosted too. */
-static void pci_lock(void)
-{
-	while (__atomic_exchange_n(&lock_word, 1u, __ATOMIC_ACQUIRE) != 0) {
-		while (__atomic_load_n(&lock_word, __ATOMIC_RELAXED) != 0) {
-			__builtin_ia32_pause();
-		}
-	}
-}
-
-static void pci_unlock(void)
-{
-	__atomic_store_n(&lock_word, 0u, __ATOMIC_RELEASE);
-}
+static struct spinlock pci_lock; /* the state above */
 
 static void put(struct fn *f, unsigned reg, uint32_t v, unsigned bytes,
 		uint32_t wmask)
@@ -125,7 +111,7 @@ void hv_pci_init(uint16_t pm_base)
 {
 	unsigned i;
 
-	pci_lock();
+	spin_lock(&pci_lock);
 	pm_real = (uint16_t)(pm_base & LPC_PMBASE_MASK);
 	conf_addr = 0;
 	header(&mch, 0x29C0u, 0, 0x060000u, 0, 0x0006u);
@@ -151,7 +137,7 @@ void hv_pci_init(uint16_t pm_base)
 	}
 	put(&lpc, LPC_RCBA, 0, 4, 0xFFFFC001u);
 	pm_update();
-	pci_unlock();
+	spin_unlock(&pci_lock);
 }
 
 static struct fn *fn_of(uint32_t bdf)
@@ -210,17 +196,17 @@ uint32_t hv_pci_cfg_read(uint32_t bdf, uint32_t reg, unsigned size)
 {
 	uint32_t v;
 
-	pci_lock();
+	spin_lock(&pci_lock);
 	v = cfg_read(bdf, reg, size);
-	pci_unlock();
+	spin_unlock(&pci_lock);
 	return v;
 }
 
 void hv_pci_cfg_write(uint32_t bdf, uint32_t reg, unsigned size, uint32_t v)
 {
-	pci_lock();
+	spin_lock(&pci_lock);
 	cfg_write(bdf, reg, size, v);
-	pci_unlock();
+	spin_unlock(&pci_lock);
 }
 
 bool hv_pci_port(uint16_t port, unsigned size)
@@ -236,7 +222,7 @@ void hv_pci_io(uint16_t port, unsigned size, bool in, uint32_t *val)
 	uint32_t off = (uint32_t)port - HV_PCI_CONF_DATA;
 	uint32_t addr;
 
-	pci_lock();
+	spin_lock(&pci_lock);
 	addr = conf_addr;
 	if (port == HV_PCI_CONF_ADDR && size == 4) {
 		if (in) {
@@ -263,7 +249,7 @@ void hv_pci_io(uint16_t port, unsigned size, bool in, uint32_t *val)
 			cfg_write(bdf, reg, size, *val);
 		}
 	}
-	pci_unlock();
+	spin_unlock(&pci_lock);
 }
 
 /* Under the lock: the ECAM window PCIEXBAR enables ([*base, +*size)). */
@@ -286,10 +272,10 @@ bool hv_pci_ecam(uint64_t gpa, unsigned len, bool write, uint8_t *data)
 	uint64_t base = 0, size = 0, off;
 	unsigned i;
 
-	pci_lock();
+	spin_lock(&pci_lock);
 	if (!ecam_window(&base, &size) || gpa < base || gpa - base >= size ||
 	    len > size - (gpa - base)) {
-		pci_unlock();
+		spin_unlock(&pci_lock);
 		return false;
 	}
 	off = gpa - base;
@@ -307,7 +293,7 @@ bool hv_pci_ecam(uint64_t gpa, unsigned len, bool write, uint8_t *data)
 	if (write) {
 		pm_update();
 	}
-	pci_unlock();
+	spin_unlock(&pci_lock);
 	return true;
 }
 

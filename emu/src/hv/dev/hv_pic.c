@@ -15,7 +15,7 @@ struct pic {
 };
 
 /* One pair for the VM: any vCPU reaches it, under the lock. */
-static struct mlock lock;
+static struct spinlock lock;
 static struct pic pics[2] = {{.imr = 0xFF}, {.imr = 0xFF}};
 
 static void command(struct pic *p, uint8_t v)
@@ -64,19 +64,19 @@ bool hv_pic_io(uint16_t port, bool in, uint32_t *val)
 		break;
 	case 0x4D0:
 	case 0x4D1:
-		mlock_take(&lock);
+		spin_lock(&lock);
 		if (in) {
 			*val = pics[port - 0x4D0].elcr;
 		} else {
 			pics[port - 0x4D0].elcr = (uint8_t)*val;
 		}
-		mlock_drop(&lock);
+		spin_unlock(&lock);
 		return true;
 	default:
 		return false;
 	}
 	cmd = (port & 1) == 0;
-	mlock_take(&lock);
+	spin_lock(&lock);
 	if (in) {
 		*val = cmd ? 0 : p->imr; /* IRR and ISR are empty */
 	} else if (cmd) {
@@ -84,6 +84,6 @@ bool hv_pic_io(uint16_t port, bool in, uint32_t *val)
 	} else {
 		data(p, (uint8_t)*val);
 	}
-	mlock_drop(&lock);
+	spin_unlock(&lock);
 	return true;
 }

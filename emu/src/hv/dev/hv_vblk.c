@@ -40,7 +40,7 @@
 #define EMPTY_VENDOR 0x554D4551u /* "QEMU", as the model's */
 #define OPS_LOGGED 64u		 /* backend calls the log shows one by one */
 
-static struct mlock vblk_lock;
+static struct spinlock vblk_lock;
 static struct vblk dev;
 static bool has_dev;
 static uint64_t ops_logged;
@@ -250,7 +250,7 @@ bool hv_vblk_mmio(unsigned vmpl, uint64_t gpa, unsigned len, bool write,
 		}
 		return true;
 	}
-	mlock_take(&vblk_lock);
+	spin_lock(&vblk_lock);
 	for (i = 0; i < len; i += piece) {
 		uint32_t v = 0;
 
@@ -262,7 +262,7 @@ bool hv_vblk_mmio(unsigned vmpl, uint64_t gpa, unsigned len, bool write,
 			memcpy(data + i, &v, piece);
 		}
 	}
-	mlock_drop(&vblk_lock);
+	spin_unlock(&vblk_lock);
 	return true;
 }
 

@@ -34,7 +34,7 @@ struct line {
  * moves between CPUs mid-line), and a VMPL's lines never mix into
  * another's. Under lines_lock, taken before the console's lock. */
 static struct line lines[MACHINE_VMPLS];
-static struct mlock lines_lock;
+static struct spinlock lines_lock;
 
 /* The guest's interrupt line, as the board wired it (hv_vuart_init). */
 static void (*irq_raise)(unsigned pin);
@@ -95,7 +95,7 @@ void hv_vuart_poll(uint64_t interval)
 
 	/* A shell's prompt and the echo of the keys typed are partial lines:
 	 * out once they have waited @interval. */
-	mlock_take(&lines_lock);
+	spin_lock(&lines_lock);
 	for (v = 0; v < MACHINE_VMPLS; v++) {
 		struct line *l = &lines[v];
 
@@ -103,7 +103,7 @@ void hv_vuart_poll(uint64_t interval)
 			line_flush(l);
 		}
 	}
-	mlock_drop(&lines_lock);
+	spin_unlock(&lines_lock);
 	if (!hv_vuart_rx_enabled() || now - last < interval ||
 	    !__atomic_compare_exchange_n(&com1_polled, &last, now, false,
 					 __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
@@ -129,7 +129,7 @@ static void com1_byte(unsigned vmpl, char ch)
 	if (ch == '\r') {
 		return;
 	}
-	mlock_take(&lines_lock);
+	spin_lock(&lines_lock);
 	if (l->len == 0) {
 		l->since = rdtsc();
 	}
@@ -137,18 +137,18 @@ static void com1_byte(unsigned vmpl, char ch)
 	if (ch == '\n' || l->len == LINE_MAX) {
 		line_flush(l);
 	}
-	mlock_drop(&lines_lock);
+	spin_unlock(&lines_lock);
 }
 
 void hv_vuart_flush(void)
 {
 	unsigned v;
 
-	mlock_take(&lines_lock);
+	spin_lock(&lines_lock);
 	for (v = 0; v < MACHINE_VMPLS; v++) {
 		line_flush(&lines[v]);
 	}
-	mlock_drop(&lines_lock);
+	spin_unlock(&lines_lock);
 }
 
 bool hv_vuart_io(unsigned vmpl, uint16_t port, unsigned size, bool in,
