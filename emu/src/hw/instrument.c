@@ -95,28 +95,46 @@ void instr_at(unsigned cpu, unsigned where)
 	}
 }
 
+/* @rax's entry in the INSTR_CALLS-entry table @t, whose unused entries
+ * have n == 0 and follow the used ones (an unused one is cleared and
+ * given @rax); NULL if @rax is new and @t is full. The calls' find-or-add,
+ * as code_add_in() is the codes'. */
+static struct instr_call_count *call_slot(struct instr_call_count *t,
+					  uint64_t rax)
+{
+	unsigned i;
+
+	for (i = 0; i < INSTR_CALLS; i++) {
+		if (t[i].n == 0) {
+			memset(&t[i], 0, sizeof(t[i]));
+			t[i].rax = rax;
+			return &t[i];
+		}
+		if (t[i].rax == rax) {
+			return &t[i];
+		}
+	}
+	return NULL;
+}
+
 void instr_call(unsigned cpu, uint64_t rax)
 {
 	struct instr_cpu *s;
-	unsigned i;
+	struct instr_call_count *e;
 
 	if (cpu >= MACHINE_MAX_CPUS) {
 		return;
 	}
 	s = &instr_cpus[cpu];
-	s->call = INSTR_CALLS;
-	for (i = 0; i < INSTR_CALLS; i++) {
-		if (s->calls[i].n == 0) {
-			s->calls[i].rax = rax;
-		}
-		if (s->calls[i].rax == rax) {
-			s->calls[i].n++;
-			s->call = i;
-			s->call_start = s->guest_exit;
-			return;
-		}
+	e = call_slot(s->calls, rax);
+	if (e == NULL) {
+		s->call = INSTR_CALLS;
+		s->other_calls++;
+		return;
 	}
-	s->other_calls++;
+	e->n++;
+	s->call = (unsigned)(e - s->calls);
+	s->call_start = s->guest_exit;
 }
 
 /* Add @n to @code's count in the @size-entry table @t, whose unused
@@ -200,37 +218,37 @@ const char *instr_call_name(uint64_t rax)
 /* All CPUs' calls into one table, each distinct RAX once. */
 static unsigned merge_calls(struct instr_call_count *all, uint64_t *other)
 {
-	unsigned i, j, k, c, n = 0, cpus = mcpu_count();
+	unsigned i, j, c, n, cpus = mcpu_count();
 
 	*other = 0;
+	memset(all, 0, INSTR_CALLS * sizeof(*all));
 	for (i = 0; i < cpus && i < MACHINE_MAX_CPUS; i++) {
 		const struct instr_cpu *s = &instr_cpus[i];
 
 		*other += s->other_calls;
 		for (j = 0; j < INSTR_CALLS && s->calls[j].n != 0; j++) {
-			for (k = 0; k < n && all[k].rax != s->calls[j].rax;
-			     k++) {
+			const struct instr_call_count *from = &s->calls[j];
+			struct instr_call_count *to = call_slot(all, from->rax);
+
+			if (to == NULL) {
+				*other += from->n;
+				continue;
 			}
-			if (k == n) {
-				if (n == INSTR_CALLS) {
-					*other += s->calls[j].n;
-					continue;
-				}
-				memset(&all[n], 0, sizeof(all[n]));
-				all[n++].rax = s->calls[j].rax;
-			}
-			all[k].n += s->calls[j].n;
-			all[k].cycles += s->calls[j].cycles;
-			all[k].exits += s->calls[j].exits;
-			all[k].other_codes += s->calls[j].other_codes;
-			for (c = 0; c < INSTR_CALL_CODES &&
-				    s->calls[j].codes[c].n != 0;
+			to->n += from->n;
+			to->cycles += from->cycles;
+			to->exits += from->exits;
+			to->other_codes += from->other_codes;
+			for (c = 0;
+			     c < INSTR_CALL_CODES && from->codes[c].n != 0;
 			     c++) {
-				call_code_add(&all[k],
-					      s->calls[j].codes[c].code,
-					      s->calls[j].codes[c].n);
+				call_code_add(to, from->codes[c].code,
+					      from->codes[c].n);
 			}
 		}
+	}
+	n = 0;
+	while (n < INSTR_CALLS && all[n].n != 0) {
+		n++; /* the used entries come first (call_slot) */
 	}
 	return n;
 }
