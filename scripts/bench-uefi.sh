@@ -108,9 +108,9 @@ timed() {
 	status[$name]=$(sed -n 's/^bench-uefi-status //p' "$logs/$name.out" | tail -n1)
 }
 
-# As scripts/linux-baseline.sh: EPYC without what TCG cannot provide.
-cpu=EPYC,-rdseed,-sha-ni,-fxsr-opt,-misalignsse,-3dnowprefetch,-osvw
-cpu=$cpu,-topoext,-nrip-save,-xsavec
+# shellcheck source=scripts/qemu-lib.sh
+. "$(dirname "$0")/qemu-lib.sh"
+cpu=$QEMU_CPU_PLAIN
 plain_qemu() {
 	timeout --foreground -k 5 300 qemu-system-x86_64 \
 		-machine "$plain_machine" -accel "tcg,thread=$tcg_thread" -cpu "$cpu" -smp "$smp" -m "$mem" \

@@ -135,11 +135,9 @@ single | multi) ;;
 	exit 2
 	;;
 esac
-# EPYC has SVM, nested paging, XSAVE/AVX and RDRAND. phys-bits=52 and LA57
-# give the 52-bit guest physical space the C-bit (51) lives in; the
-# features TCG cannot provide are taken out so CPUID is honest.
-cpu=EPYC,phys-bits=52,+la57,-rdseed,-sha-ni,-fxsr-opt,-misalignsse
-cpu=$cpu,-3dnowprefetch,-osvw,-topoext,-nrip-save,-xsavec
+# shellcheck source=scripts/qemu-lib.sh
+. "$(dirname "$0")/qemu-lib.sh"
+cpu=$QEMU_CPU_EMU
 fwcfg=(-fw_cfg "name=opt/csvsm/igvm,file=$image")
 # The chip: its secret (the chip file) and its identity (CHIP_ID, VCEK
 # key and the certificate table carrying its VCEK certificate), made on

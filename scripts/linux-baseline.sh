@@ -48,9 +48,9 @@ for f in "$kernel" "$initrd"; do
 done
 mkdir -p "$(dirname "$log")"
 
-# As scripts/emu-run.sh: EPYC without what TCG cannot provide.
-cpu=EPYC,-rdseed,-sha-ni,-fxsr-opt,-misalignsse,-3dnowprefetch,-osvw
-cpu=$cpu,-topoext,-nrip-save,-xsavec
+# shellcheck source=scripts/qemu-lib.sh
+. "$(dirname "$0")/qemu-lib.sh"
+cpu=$QEMU_CPU_PLAIN
 
 tpm=()
 if [ $swtpm -eq 1 ]; then
