@@ -9,7 +9,7 @@
 #include "model/igvm_reader.h"
 
 #define SPAN_2M SNP_PAGE_SIZE_2M
-#define PAGE 4096ull
+#define PAGE SNP_PAGE_SIZE
 /* The nested tables' shared alias is PML5 slot 0: 48 bits. */
 #define GPA_LIMIT (1ull << 48)
 

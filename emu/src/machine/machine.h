@@ -41,7 +41,7 @@
 #define MACHINE_MAX_CPUS 16u
 #define MACHINE_VMPLS 4u
 _Static_assert(MACHINE_VMPLS == AP_POST_VMPLS, "a post slot per VMPL");
-#define PAGE 4096ull
+#define PAGE SNP_PAGE_SIZE
 
 /* A physical CPU's SVM state: the hardware's (mcpu.h), opaque to the
  * hypervisor, which names it only to hand it to world_*() (world.h). */
