@@ -54,11 +54,15 @@ struct hv_vcpu {
 };
 
 /** A device asks to stop the VM with @status (layout.h), as bhyve's
- * VM_EXITCODE_SUSPENDED: the loop acts on it. */
+ * VM_EXITCODE_SUSPENDED: the loop acts on it. The first request stands
+ * (a REP OUTSB to isa-debug-exit stops with its first byte, as the
+ * device stops QEMU at once). */
 static inline void hv_vcpu_stop(struct hv_vcpu *v, unsigned status)
 {
-	v->stop = true;
-	v->stop_status = status;
+	if (!v->stop) {
+		v->stop = true;
+		v->stop_status = status;
+	}
 }
 
 /** @n vCPUs, vCPU i on the CPU with APIC ID i (machine.h). */

@@ -41,8 +41,10 @@ struct mcpu {
 	struct vmcb *vmcb[MACHINE_VMPLS];
 	struct svm_gprs gprs;
 	struct mvcpu vcpu;
-	/* An exception the hardware raises at the next VMRUN. */
-	uint64_t pending_event;
+	/* An event the hardware delivers at a VMPL's next VMRUN: one it
+	 * raised itself or one an exit cut short. Per VMPL, so one VMPL's
+	 * never reaches another (nor, past Restricted Injection, VMPL0). */
+	uint64_t pending_event[MACHINE_VMPLS];
 	uint64_t tsc_aux_loaded; /* TSC_AUX in this CPU's register */
 	/* TLB shoot-down (rmp.c). */
 	bool in_guest;
@@ -55,7 +57,15 @@ struct mcpu {
 	 * the VMPL whose state the registers hold now. */
 	void *fpu[MACHINE_VMPLS + 1]; /* [MACHINE_VMPLS]: nobody's */
 	unsigned fpu_vmpl;
+	/* The VMSA whose state fpu[vmpl] and pending_event[vmpl] are, as
+	 * the hardware last ran it (0: none): another VMSA at that VMPL
+	 * starts in the init state with nothing pending. The hardware's
+	 * own record, so the hypervisor resets no VMSA's state by naming it
+	 * again. */
+	uint64_t vmsa_ran[MACHINE_VMPLS];
 	uint64_t held_vmsa; /* the VMSA marked in use, 0 = none */
+	bool npf_held;	    /* the exit in hand is an #NPF (world_vc_npf) */
+	bool reset_done;    /* world_vcpu_reset: once */
 };
 
 #endif /* MACHINE_MCPU_H */

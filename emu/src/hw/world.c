@@ -134,11 +134,33 @@ static void vmcb_init(struct vmcb *vmcb, unsigned vmpl)
 	ctl->n_cr3 = npt_root(vmpl, true);
 }
 
-/* The VMSA at @gpa as the hardware reads it (NULL: none, or not guest
- * memory; the RMP check at VMRUN says whether it may run). */
+/* The VMSA at @gpa as the hardware reads it (NULL: none, not a page's
+ * address, or not guest memory; the RMP check at VMRUN says whether it
+ * may run). A VMSA address is a page's: one inside a page would make
+ * the struct span the next page, which no RMP check covers. */
 static struct snp_vmsa *vmsa_at(uint64_t gpa)
 {
-	return gpa != 0 ? guest_ptr(gpa, PAGE) : NULL;
+	return gpa != 0 && gpa % PAGE == 0 ? guest_ptr(gpa, PAGE) : NULL;
+}
+
+/* The VMSA the hypervisor names in its control, for what the hardware
+ * reads of it outside a VMRUN (Restricted Injection at injection, the
+ * state a stop prints): only a page the RMP says is a VMSA, so its
+ * answers tell the hypervisor nothing of any other page. */
+static const struct snp_vmsa *vmsa_named(const struct world_ctl *ctl)
+{
+	const struct snp_vmsa *a = vmsa_at(ctl->vmsa_gpa);
+	const struct rmp_entry *e;
+	bool is_vmsa;
+
+	if (a == NULL) {
+		return NULL;
+	}
+	rmp_lock();
+	e = rmp_lookup(&machine_rmp, ctl->vmsa_gpa);
+	is_vmsa = e != NULL && (e->flags & RMP_F_VMSA) != 0;
+	rmp_unlock();
+	return is_vmsa ? a : NULL;
 }
 
 /* VMSA -> VMCB: the fields VMRUN and VMLOAD take from the save area. */
@@ -295,6 +317,7 @@ static bool begin_run(struct mcpu *c, uint64_t gpa, unsigned vmpl,
 
 static void end_run(struct mcpu *c)
 {
+	c->npf_held = false;
 	if (c->held_vmsa != 0) {
 		rmp_lock();
 		rmp_vmsa_set_in_use(&machine_rmp, c->held_vmsa, false);
@@ -356,26 +379,31 @@ static void run_once(struct mcpu *c, struct world_ctl *wc, unsigned vmpl,
 	uint64_t gen, root;
 
 	fpu_switch(c, vmpl, a->xcr0 != 0 ? a->xcr0 : 1);
-	if (c->pending_event == 0) {
+	if (c->pending_event[vmpl] == 0 && wc->event != 0) {
 		/* Restricted Injection, enforced at VMRUN whatever the
 		 * hypervisor wrote: its event is #HV or nothing. */
 		if (!restricted(a) ||
 		    wc->event ==
 			    (VEC_HV | EVENT_TYPE_EXCEPTION | EVENT_VALID)) {
-			c->pending_event = wc->event;
+			c->pending_event[vmpl] = wc->event;
+		} else {
+			mlog("vCPU %u VMPL%u: event %llx refused at VMRUN "
+			     "(Restricted Injection)",
+			     c->index, vmpl, (unsigned long long)wc->event);
 		}
 		wc->event = 0;
 	}
 	/* An injected interrupt, delivered by the machine (vc.h: QEMU would
 	 * deliver it twice now and then); EVENTINJ takes the rest. */
-	if ((c->pending_event & EVENT_TYPE_MASK) == EVENT_TYPE_INTR &&
-	    (c->pending_event & EVENT_VALID) != 0 &&
-	    vc_deliver_intr(a, vmpl, (unsigned)(c->pending_event & 0xFFu))) {
-		c->pending_event = 0;
+	if ((c->pending_event[vmpl] & EVENT_TYPE_MASK) == EVENT_TYPE_INTR &&
+	    (c->pending_event[vmpl] & EVENT_VALID) != 0 &&
+	    vc_deliver_intr(a, vmpl,
+			    (unsigned)(c->pending_event[vmpl] & 0xFFu))) {
+		c->pending_event[vmpl] = 0;
 	}
 	vcpu_enter(c, a, &vmcb->save);
-	ctl->event_inj = c->pending_event;
-	c->pending_event = 0;
+	ctl->event_inj = c->pending_event[vmpl];
+	c->pending_event[vmpl] = 0;
 	/* The interrupt window: QEMU exits with VINTR once the guest has
 	 * IF set and no interrupt shadow. */
 	ctl->int_ctl &= ~(VMCB_INT_CTL_V_IRQ | VMCB_INT_CTL_V_INTR_PRIO(0xF) |
@@ -419,7 +447,7 @@ static void run_once(struct mcpu *c, struct world_ctl *wc, unsigned vmpl,
 		if (!may_cut_delivery((uint32_t)ctl->exit_code)) {
 			stale_exit_int_info[c->index]++;
 		} else if (!raised_by_instruction(ctl->exit_int_info)) {
-			c->pending_event = ctl->exit_int_info;
+			c->pending_event[vmpl] = ctl->exit_int_info;
 		}
 	}
 }
@@ -432,7 +460,7 @@ static void inject_hw(struct mcpu *c, unsigned vector, bool has_error,
 	if (has_error) {
 		ev |= EVENT_EV | ((uint64_t)error << 32);
 	}
-	c->pending_event = ev;
+	c->pending_event[c->vcpu.vmpl] = ev; /* the exit in hand's VMPL */
 }
 
 /* A #PF an emulated instruction's operand access raised (walk.h). */
@@ -456,7 +484,8 @@ static void stop_log(struct mcpu *c, unsigned vmpl, const struct snp_vmsa *a,
 void world_log_stop(struct mcpu *c, const struct world_ctl *ctl, unsigned vmpl,
 		    const char *why)
 {
-	stop_log(c, vmpl, vmsa_at(ctl->vmsa_gpa), why);
+	MCHECK(c == mcpu_this());
+	stop_log(c, vmpl, vmsa_named(ctl), why);
 }
 
 /* A triple fault while the hardware delivers an event it raised itself:
@@ -525,7 +554,8 @@ void world_vc_npf(struct mcpu *c, unsigned vmpl)
 	 * VMRUN): the hypervisor names no page the hardware writes. */
 	struct snp_vmsa *a = vmsa_at(c->held_vmsa);
 
-	MCHECK(a != NULL && vmpl == c->vcpu.vmpl);
+	MCHECK(c == mcpu_this() && a != NULL && vmpl == c->vcpu.vmpl &&
+	       c->npf_held);
 	raise_vc(c, vmpl, a, VC_NPF);
 }
 
@@ -634,7 +664,7 @@ static bool private_by_hardware(struct mcpu *c, unsigned vmpl,
 /* #NPF. The nested tables map exactly what the RMP allows, so this is an
  * access the RMP refuses, or one a stale translation missed. */
 static bool exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
-		     uint64_t info1, uint64_t gpa)
+		     uint64_t info1, uint64_t gpa, struct world_exit *e)
 {
 	uint64_t page = gpa & ~MACHINE_C_MASK & ~(PAGE - 1);
 	unsigned perm = RMP_PERM_READ;
@@ -688,7 +718,10 @@ static bool exit_npf(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 		return false;
 	}
 	/* Automatic exit to the hypervisor: MMIO (outside RAM) or an RMP
-	 * violation. */
+	 * violation, at the address as judged (private for a walk or a
+	 * fetch, whatever the C-bit the guest's tables gave it). */
+	e->gpa = gpa;
+	c->npf_held = true;
 	return true;
 }
 
@@ -792,9 +825,9 @@ static bool dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 		return false;
 	case SVM_EXIT_NPF:
 		e->code = WORLD_EXIT_NPF;
-		e->gpa = ctl->exit_info_2;
 		e->info1 = ctl->exit_info_1;
-		return exit_npf(c, vmpl, a, ctl->exit_info_1, ctl->exit_info_2);
+		return exit_npf(c, vmpl, a, ctl->exit_info_1, ctl->exit_info_2,
+				e);
 	case SVM_EXIT_UD: {
 		struct gw_fault f;
 		enum insn_result r = insn_ud(c, vmpl, a, &e->gpa);
@@ -871,11 +904,10 @@ static bool dispatch(struct mcpu *c, unsigned vmpl, struct snp_vmsa *a,
 		e->code = WORLD_EXIT_SHUTDOWN;
 		return true;
 	default:
-		mlog("vCPU %u VMPL%u: unexpected exit %x", c->index, vmpl,
-		     code);
-		stop_log(c, vmpl, a, "unhandled exit");
-		e->code = WORLD_EXIT_SHUTDOWN;
-		return true;
+		/* An exit this machine never asked for: its own bug, not the
+		 * guest's shutdown. */
+		machine_panic("vCPU %u VMPL%u: unexpected exit %x", c->index,
+			      vmpl, code);
 	}
 }
 
@@ -883,6 +915,10 @@ void world_vcpu_reset(struct mcpu *c)
 {
 	unsigned vmpl;
 
+	/* Once, before the first VMRUN: SNP keeps a vCPU's state in its
+	 * VMSAs, which no host resets. */
+	MCHECK(c == mcpu_this() && !c->reset_done);
+	c->reset_done = true;
 	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
 		vmcb_init(c->vmcb[vmpl], vmpl);
 		fpu_reset(c->fpu[vmpl]);
@@ -894,22 +930,28 @@ void world_vcpu_reset(struct mcpu *c)
 void world_new_vmsa(struct mcpu *c, struct world_ctl *ctl, unsigned vmpl,
 		    uint64_t gpa)
 {
-	MCHECK(vmpl < MACHINE_VMPLS);
+	MCHECK(c == mcpu_this() && vmpl < MACHINE_VMPLS);
+	/* The hardware notes the change at the next VMRUN (vmsa_ran): the
+	 * hypervisor only names the page. */
 	ctl->vmsa_gpa = gpa;
-	if (gpa != 0) {
-		/* A new VMSA starts in the x87/SSE init state; the
-		 * registers' state, if it was this VMPL's, is the old
-		 * VMSA's and nobody's now. */
-		fpu_reset(c->fpu[vmpl]);
-		if (c->fpu_vmpl == vmpl) {
-			c->fpu_vmpl = MACHINE_VMPLS;
+}
+
+/* An event of the hardware's own waits at some VMPL: it goes first. */
+static bool hw_event_pending(const struct mcpu *c)
+{
+	unsigned vmpl;
+
+	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
+		if (c->pending_event[vmpl] != 0) {
+			return true;
 		}
 	}
+	return false;
 }
 
 static bool restricted_injection(const struct world_ctl *ctl)
 {
-	const struct snp_vmsa *a = vmsa_at(ctl->vmsa_gpa);
+	const struct snp_vmsa *a = vmsa_named(ctl);
 
 	return a != NULL &&
 	       (a->sev_features & SEV_FEAT_RESTRICTED_INJECTION) != 0;
@@ -918,6 +960,7 @@ static bool restricted_injection(const struct world_ctl *ctl)
 bool world_inject(struct mcpu *c, struct world_ctl *ctl, unsigned vmpl,
 		  unsigned vector)
 {
+	MCHECK(c == mcpu_this());
 	if (restricted_injection(ctl) && vector != VEC_HV) {
 		mlog("vCPU %u VMPL%u: injection of vector %u refused "
 		     "(Restricted Injection)",
@@ -932,7 +975,8 @@ bool world_inject_intr(struct mcpu *c, struct world_ctl *ctl, unsigned vector)
 {
 	/* The hardware's own event (an exception, one cut short) goes
 	 * first. */
-	if (ctl->event != 0 || c->pending_event != 0) {
+	MCHECK(c == mcpu_this());
+	if (ctl->event != 0 || hw_event_pending(c)) {
 		return false;
 	}
 	if (restricted_injection(ctl)) {
@@ -968,6 +1012,8 @@ bool world_runnable(struct mcpu *c, const struct world_ctl *ctl, unsigned vmpl,
 	const struct rmp_entry *e;
 	bool ok;
 
+	MCHECK(c == mcpu_this() && vmpl < MACHINE_VMPLS);
+	*irq_ok = false;
 	if (a == NULL) {
 		return false;
 	}
@@ -1003,13 +1049,27 @@ bool world_stop_asked(const struct mcpu *c)
 void world_answer_stop(struct mcpu *c, const struct world_ctl *ctl,
 		       unsigned vmpl, const char *state)
 {
-	pm_answer(c, vmpl, vmsa_at(ctl->vmsa_gpa), state);
+	MCHECK(c == mcpu_this());
+	pm_answer(c, vmpl, vmsa_named(ctl), state);
 	if (c->index != 0) {
 		halt_forever();
 	}
 	mlog("stop: the host asked the machine to stop (NMI)");
 	world_report();
 	machine_exit(MACHINE_EXIT_HOST_STOP);
+}
+
+/* Another VMSA runs at @vmpl: it starts in the x87/SSE init state
+ * with no event pending (a new VMSA's are so; the registers' state, if
+ * it was this VMPL's, is the old VMSA's and nobody's now). */
+static void vmsa_switch(struct mcpu *c, unsigned vmpl, uint64_t gpa)
+{
+	fpu_reset(c->fpu[vmpl]);
+	if (c->fpu_vmpl == vmpl) {
+		c->fpu_vmpl = MACHINE_VMPLS;
+	}
+	c->pending_event[vmpl] = 0;
+	c->vmsa_ran[vmpl] = gpa;
 }
 
 void world_run(struct mcpu *c, struct world_ctl *ctl, unsigned vmpl,
@@ -1019,7 +1079,7 @@ void world_run(struct mcpu *c, struct world_ctl *ctl, unsigned vmpl,
 	struct snp_vmsa *a = vmsa_at(gpa);
 	bool first;
 
-	MCHECK(vmpl < MACHINE_VMPLS);
+	MCHECK(c == mcpu_this() && vmpl < MACHINE_VMPLS);
 	end_run(c); /* a hypervisor that did not say it was done */
 	if (c->vcpu.ghcb_reply_due[vmpl]) {
 		c->vcpu.ghcb_msr[vmpl] = ctl->ghcb_msr;
@@ -1030,6 +1090,14 @@ void world_run(struct mcpu *c, struct world_ctl *ctl, unsigned vmpl,
 		/* Deleted, stopped (EFER.SVME clear), running elsewhere:
 		 * VMRUN fails. */
 		if (a == NULL || !begin_run(c, gpa, vmpl, a)) {
+			break;
+		}
+		if (c->vmsa_ran[vmpl] != gpa) {
+			vmsa_switch(c, vmpl, gpa);
+		}
+		/* The host's stop (an NMI) is answered between VMRUNs. */
+		if (pm_pending(c->index)) {
+			e->code = WORLD_EXIT_INTR;
 			break;
 		}
 		/* The window the hypervisor waits for is open before this

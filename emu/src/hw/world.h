@@ -40,9 +40,10 @@ enum world_exit_code {
 	WORLD_EXIT_SIZEM,    /* gpa: #NPF with SIZEM (a 2 MiB RMP entry) */
 	WORLD_EXIT_CR8,	     /* cr8: a CR8 write (CR8_WRITE_TRAP) */
 	WORLD_EXIT_INTR,     /* a physical interrupt, or the VINTR window */
-	WORLD_EXIT_SHUTDOWN, /* a triple fault (logged) */
-	WORLD_EXIT_INVALID,  /* VMRUN refused the VMSA: deleted, stopped,
-				running elsewhere, or bad state */
+	WORLD_EXIT_SHUTDOWN, /* a triple fault, or VMRUN refused the
+				VMSA's register state (logged) */
+	WORLD_EXIT_INVALID,  /* VMRUN refused the VMSA: not one (RMP),
+				deleted, stopped, running elsewhere */
 	WORLD_EXIT_COUNT
 };
 
