@@ -152,15 +152,7 @@ static void terminate(struct sim_machine *m, uint32_t set, uint32_t code)
 	if (m->snp_jmp != NULL) {
 		longjmp(*m->snp_jmp, 1);
 	}
-	m->terminated = true; /* from an SVSM entry: the VM ends */
-	m->term_set = set;
-	m->term_code = code;
-	if (m->cfg.abort_on_panic && set == TERM_SET_CSVSM &&
-	    code == TERM_CSVSM_PANIC) {
-		fprintf(stderr, "%s", m->console);
-		abort();
-	}
-	longjmp(*m->svsm_jmp, 1);
+	sim_vm_end(m, set, code); /* from an SVSM entry: the VM ends */
 }
 
 /* The model's ops: the simulated machine. */

@@ -5,7 +5,12 @@
  * it here, having no handle of their own), its reproducible random
  * numbers, and the stale bytes a host leaves in the pages it hands over.
  */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "svsm/terminate.h"
 
 #include "abi/snp.h"
 
@@ -17,6 +22,30 @@ static struct sim_machine *live_machine;
 struct sim_machine *sim_current(void)
 {
 	return live_machine;
+}
+
+struct sim_machine *sim_live(void)
+{
+	if (live_machine == NULL) {
+		abort(); /* SVSM code ran without a machine: a harness bug */
+	}
+	return live_machine;
+}
+
+void sim_vm_end(struct sim_machine *m, uint32_t set, uint32_t code)
+{
+	m->terminated = true;
+	m->term_set = set;
+	m->term_code = code;
+	if (m->cfg.abort_on_panic && set == TERM_SET_CSVSM &&
+	    code == TERM_CSVSM_PANIC) {
+		fprintf(stderr, "%s", m->console);
+		abort();
+	}
+	if (m->svsm_jmp == NULL) {
+		abort(); /* terminate outside an SVSM entry: a harness bug */
+	}
+	longjmp(*m->svsm_jmp, 1);
 }
 
 void sim_set_current(struct sim_machine *m)

@@ -8,9 +8,7 @@
  */
 #include "../../../src/plat/sim/sim_hw.h"
 
-#include <setjmp.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "svsm/check.h"
@@ -20,12 +18,7 @@
 
 static struct sim_machine *machine(void)
 {
-	struct sim_machine *m = sim_current();
-
-	if (m == NULL) {
-		abort(); /* SVSM code ran without a machine: a harness bug */
-	}
-	return m;
+	return sim_live();
 }
 
 enum snp_ret sim_hw_pvalidate(gpa_t gpa, bool size_2m, bool validate,
@@ -155,18 +148,5 @@ void sim_hw_share(gpa_t gpa, unsigned pages)
  * entry or run; there is none only if the harness is wrong. */
 void sim_hw_terminate(uint32_t set, uint32_t code)
 {
-	struct sim_machine *m = machine();
-
-	m->terminated = true;
-	m->term_set = set;
-	m->term_code = code;
-	if (m->cfg.abort_on_panic && set == TERM_SET_CSVSM &&
-	    code == TERM_CSVSM_PANIC) {
-		fprintf(stderr, "%s", m->console);
-		abort();
-	}
-	if (m->svsm_jmp == NULL) {
-		abort(); /* terminate outside an SVSM entry: a harness bug */
-	}
-	longjmp(*m->svsm_jmp, 1);
+	sim_vm_end(machine(), set, code);
 }

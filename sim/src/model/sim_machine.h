@@ -107,6 +107,13 @@ struct sim_machine {
 
 /** The live machine, or NULL. */
 struct sim_machine *sim_current(void);
+/** The live machine, for the SVSM's seams: there is one whenever SVSM
+ * code runs, or the harness is wrong (abort). */
+struct sim_machine *sim_live(void);
+/** The VM ends with the SVSM's termination (@set, @code): back to the
+ * harness's SVSM entry or run (m->svsm_jmp; none is a harness bug). */
+void sim_vm_end(struct sim_machine *m, uint32_t set, uint32_t code)
+	__attribute__((noreturn));
 /** Make @m (or none) the live machine: sim_machine_new's and _free's. */
 void sim_set_current(struct sim_machine *m);
 /**

@@ -8,7 +8,6 @@
  * fault-tolerant copies of hw/insn.S do on a #VC, when the page is not
  * validated or not the guest's. The hypervisor's half is ghcb_hv.c.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "svsm/check.h"
@@ -18,12 +17,7 @@
 
 static struct sim_machine *cpu(void)
 {
-	struct sim_machine *m = sim_current();
-
-	if (m == NULL) {
-		abort(); /* SVSM code ran without a machine: a harness bug */
-	}
-	return m;
+	return sim_live();
 }
 
 enum snp_ret snp_hw_pvalidate(gpa_t gpa, bool size_2m, bool validate,
