@@ -23,6 +23,20 @@ int memcmp(const void *a, const void *b, size_t n);
 #define ALIGN_UP(x, a) (((x) + ((a)-1)) & ~((a)-1))
 #define IS_ALIGNED(x, a) (((x) & ((a)-1)) == 0)
 
+/** Whether the @n bytes at @p are all zero. */
+static inline bool mem_all_zero(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (b[i] != 0) {
+			return false;
+		}
+	}
+	return true;
+}
+
 /** Bounded formatter: %s %c %d %u %x %lx %llx %lu %llu %ld %p and widths. */
 int fmt_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int fmt_snprintf(char *buf, size_t size, const char *fmt, ...)

@@ -146,18 +146,6 @@ static void buf_free(void *p, size_t bytes)
 	}
 }
 
-static bool all_zero(const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] != 0) {
-			return false;
-		}
-	}
-	return true;
-}
-
 static uint64_t slot_lba(unsigned slot)
 {
 	return (uint64_t)slot * VTPM_STORE_SLOT_SECTORS;
@@ -194,7 +182,7 @@ static size_t slot_read(unsigned slot, uint8_t **buf, size_t *cap,
 	*buf = NULL;
 	*cap = 0;
 	*unreadable = avail == 0 || st.disk->read(lba, first, 1) != SVSM_OK;
-	if (*unreadable || all_zero(first, sizeof(first))) {
+	if (*unreadable || mem_all_zero(first, sizeof(first))) {
 		return 0;
 	}
 	want = vtpm_state_claimed_len(first, sizeof(first));

@@ -12,6 +12,7 @@
 
 #include "svsm/acpi_loader.h"
 #include "svsm/le.h"
+#include "svsm/std.h"
 
 #include "../framework/test.h"
 
@@ -289,18 +290,6 @@ static const char *world_run(struct world *w, uint64_t gpa)
 			       sizeof(w->out), &w->res);
 }
 
-static bool all_zero(const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] != 0) {
-			return false;
-		}
-	}
-	return true;
-}
-
 TEST(acpi_loader, hand_built_links_and_sums)
 {
 	struct world *w = world_new();
@@ -349,7 +338,7 @@ TEST(acpi_loader, high_gpa_needs_wide_pointer)
 	/* RSDT pointers are 32 bits: tables above 4 GiB cannot be named. */
 	EXPECT_TRUE(world_run(w, high) != NULL);
 	EXPECT_EQ(w->res.rsdp_gpa, 0);
-	EXPECT_TRUE(all_zero(w->out, sizeof(w->out)));
+	EXPECT_TRUE(mem_all_zero(w->out, sizeof(w->out)));
 }
 
 TEST(acpi_loader, unknown_and_write_pointer_skipped)
@@ -391,7 +380,7 @@ static void expect_refused(struct world *w, const char *what)
 		return;
 	}
 	EXPECT_EQ(w->res.rsdp_gpa, 0);
-	EXPECT_TRUE(all_zero(w->out, sizeof(w->out)));
+	EXPECT_TRUE(mem_all_zero(w->out, sizeof(w->out)));
 }
 
 TEST(acpi_loader, hostile_names)

@@ -16,20 +16,9 @@
 #include <string.h>
 
 #include "svsm/le.h"
+#include "svsm/std.h"
 
 #include "verify.h"
-
-static bool all_zero(const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] != 0) {
-			return false;
-		}
-	}
-	return true;
-}
 
 const char *cert_table_parse(const uint8_t *buf, size_t len,
 			     struct cert_table *t)
@@ -45,8 +34,8 @@ const char *cert_table_parse(const uint8_t *buf, size_t len,
 		if ((uint64_t)(count + 1) * SNP_CERT_ENTRY_SIZE > len) {
 			return "no all-zero entry ends the table";
 		}
-		if (all_zero(e, 16)) {
-			if (!all_zero(e + 16, 8)) {
+		if (mem_all_zero(e, 16)) {
+			if (!mem_all_zero(e + 16, 8)) {
 				return "an entry with a zero GUID has data";
 			}
 			break;

@@ -40,26 +40,14 @@
 _Static_assert(CERTS_CAP == SVSM_ATTEST_MAX_CERTS_SIZE,
 	       "the SVSM takes what Linux's 16 KiB buffer takes");
 
-static bool all_zero(const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] != 0) {
-			return false;
-		}
-	}
-	return true;
-}
-
 enum svsm_result attest_request_check(const struct svsm_attest_req *r,
 				      bool single)
 {
-	if (!all_zero(r->report.rsvd, sizeof(r->report.rsvd)) ||
-	    !all_zero(r->rsvd1, sizeof(r->rsvd1)) ||
-	    !all_zero(r->manifest.rsvd, sizeof(r->manifest.rsvd)) ||
-	    !all_zero(r->certificates.rsvd, sizeof(r->certificates.rsvd)) ||
-	    (single && !all_zero(r->rsvd2, sizeof(r->rsvd2)))) {
+	if (!mem_all_zero(r->report.rsvd, sizeof(r->report.rsvd)) ||
+	    !mem_all_zero(r->rsvd1, sizeof(r->rsvd1)) ||
+	    !mem_all_zero(r->manifest.rsvd, sizeof(r->manifest.rsvd)) ||
+	    !mem_all_zero(r->certificates.rsvd, sizeof(r->certificates.rsvd)) ||
+	    (single && !mem_all_zero(r->rsvd2, sizeof(r->rsvd2)))) {
 		return SVSM_ERR_INVALID_PARAMETER;
 	}
 	if (r->nonce_len != SVSM_ATTEST_NONCE_SIZE ||
@@ -92,7 +80,8 @@ static bool output_ok(uint64_t pa, size_t len)
 static size_t certs_size(const uint8_t *certs, size_t len)
 {
 	/* COCO: an all-zero first entry means the host has none. */
-	if (len < SNP_CERT_ENTRY_SIZE || all_zero(certs, SNP_CERT_ENTRY_SIZE)) {
+	if (len < SNP_CERT_ENTRY_SIZE ||
+	    mem_all_zero(certs, SNP_CERT_ENTRY_SIZE)) {
 		return 0;
 	}
 	return ALIGN_UP(len, SNP_PAGE_SIZE);
