@@ -921,9 +921,10 @@ void world_vcpu_reset(struct mcpu *c)
 	c->reset_done = true;
 	for (vmpl = 0; vmpl < MACHINE_VMPLS; vmpl++) {
 		vmcb_init(c->vmcb[vmpl], vmpl);
-		fpu_reset(c->fpu[vmpl]);
 	}
-	c->fpu_vmpl = MACHINE_VMPLS; /* the machine's own: nobody's */
+	/* The registers are the machine's own, nobody's; each VMPL's x87
+	 * state starts at its first VMSA's first run (vmsa_switch). */
+	c->fpu_vmpl = MACHINE_VMPLS;
 	instr_at(c->index, INSTR_MACHINE);
 }
 
